@@ -1,0 +1,53 @@
+package io.looplift.bridge;
+
+/**
+ * Entry points that rewritten bytecode calls. Lives on the bootstrap class path so that classes of any
+ * class loader can reach it; has no dependencies. The pipeline behind it is installed once at start-up;
+ * until then (and if it is never installed) every call asks the caller to run its original loop.
+ */
+public final class LoopBridge {
+  /** The pipeline behind the bridge. Implementations never throw. */
+  public interface Dispatcher {
+    /**
+     * Takes loop site {@code siteId} with its arguments and returns true when the pipeline has taken the
+     * work (it will be visible at the next {@link #sync()}); false when the caller must run the original
+     * loop. See {@link LoopBridge#submit} for the layout of {@code scalars}.
+     */
+    boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit);
+
+    /** Makes every deferred result of the calling thread visible. */
+    void sync();
+  }
+
+  private static volatile Dispatcher dispatcher;
+
+  private LoopBridge() {}
+
+  /**
+   * Offers a loop to the pipeline.
+   *
+   * @param siteId the site registered when the class was rewritten
+   * @param arrays the loop's arrays, in the site's order
+   * @param scalars the site's parameters, then the accumulators' initial values, then one free slot, as raw
+   *     bits (ints sign-extended, floats and doubles as raw bits). On a true return the accumulator slots
+   *     hold their final values and the last slot the induction variable's value after the loop.
+   * @param start the induction variable's value on entry
+   * @param limit the value the exit test compares it with
+   * @return false when the caller must run the original loop
+   */
+  public static boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    Dispatcher d = dispatcher;
+    return d != null && d.submit(siteId, arrays, scalars, start, limit);
+  }
+
+  /** Makes the calling thread's deferred results visible; called before every read point. */
+  public static void sync() {
+    Dispatcher d = dispatcher;
+    if (d != null) d.sync();
+  }
+
+  /** Installs the pipeline; a second call is ignored. */
+  public static synchronized void install(Dispatcher d) {
+    if (dispatcher == null) dispatcher = d;
+  }
+}

@@ -1,0 +1,44 @@
+package io.looplift.analyzer;
+
+import io.looplift.ir.Cond;
+
+/**
+ * The iteration space of a counted loop: the induction variable starts at a run-time value, changes by
+ * {@code step} after each iteration, and the loop continues while {@code i cond limit}.
+ */
+public record LoopShape(Cond cond, int step) {
+  public LoopShape {
+    if (step == 0) throw new IllegalArgumentException("step 0");
+  }
+
+  /**
+   * The number of iterations from {@code start} to {@code limit}, or -1 when the loop would not end the
+   * way a counted loop does (it would wrap around, never meet a {@code !=} limit, or run more than
+   * {@link Integer#MAX_VALUE} times). -1 means: run the original loop.
+   */
+  public long trips(int start, int limit) {
+    long s = start;
+    long l = limit;
+    long span;
+    switch (cond) {
+      case LT -> span = step > 0 ? l - s : -1;
+      case LE -> span = step > 0 ? l - s + 1 : -1;
+      case GT -> span = step < 0 ? s - l : -1;
+      case GE -> span = step < 0 ? s - l + 1 : -1;
+      case NE -> {
+        long d = l - s;
+        if (d != 0 && (Long.signum(d) != Integer.signum(step) || d % step != 0)) return -1;
+        return d / step;
+      }
+      default -> span = -1;
+    }
+        if (span <= 0) return 0;
+    long abs = Math.abs((long) step);
+    long trips = (span + abs - 1) / abs;
+    long last = s + (trips - 1) * step;
+    long after = last + step;
+    // The JVM loop ends only if the value after the last iteration fails the test without wrapping.
+    if (after > Integer.MAX_VALUE || after < Integer.MIN_VALUE || trips > Integer.MAX_VALUE) return -1;
+    return trips;
+  }
+}

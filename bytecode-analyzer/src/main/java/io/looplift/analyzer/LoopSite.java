@@ -1,0 +1,32 @@
+package io.looplift.analyzer;
+
+import io.looplift.ir.LoopTemplate;
+
+/**
+ * A loop the analyzer looked at: where it is and either what it computes or why it stays as bytecode.
+ *
+ * @param className binary name with dots
+ * @param method method name
+ * @param descriptor method descriptor
+ * @param line source line of the loop header, or -1 without debug information
+ * @param kind {@code map}, {@code reduce}, {@code scan}, {@code argmin}/{@code argmax}, or {@code loop} when rejected
+ *     before its shape was known
+ * @param template the IR; null when rejected
+ * @param shape the iteration space; null when rejected
+ * @param reason why the loop is not offloaded, readable by a user; null when accepted
+ */
+public record LoopSite(String className, String method, String descriptor, int line, String kind,
+    LoopTemplate template, LoopShape shape, String reason) {
+
+  public boolean accepted() { return reason == null; }
+
+  static LoopSite rejected(String className, String method, String descriptor, int line, String kind, String reason) {
+    return new LoopSite(className, method, descriptor, line, kind, null, null, reason);
+  }
+
+  @Override
+  public String toString() {
+    return className + "." + method + (line >= 0 ? ":" + line : "") + " " + kind
+        + (accepted() ? "" : " rejected: " + reason);
+  }
+}

@@ -1,0 +1,7 @@
+package io.looplift.analyzer;
+
+/** Receives every loop site the rewriter sees. Thread-safe: classes load concurrently. */
+public interface SiteRegistry {
+  /** Records {@code site} and returns its id, which rewritten code passes to the bridge. */
+  int register(LoopSite site);
+}

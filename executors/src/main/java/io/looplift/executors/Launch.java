@@ -1,0 +1,41 @@
+package io.looplift.executors;
+
+import io.looplift.ir.LoopTemplate;
+
+/**
+ * One run of a {@link LoopTemplate} over concrete arguments: iterations {@code k = 0 .. trips-1} with
+ * induction value {@code i = start + k * step}. The caller has already checked every guard: arrays are
+ * non-null and of the template's element types, every access is in bounds for the whole range, and no
+ * written array is the same object as any other array argument.
+ *
+ * <p>{@code accumulators} holds the initial values (raw bits, see {@link io.looplift.ir.Const}) on entry and
+ * the results once the launch completes. Not thread-safe: one executor owns a launch while it runs.
+ */
+public final class Launch {
+  private final LoopTemplate template;
+  private final Object[] arrays;
+  private final long[] params;
+  private final long[] accumulators;
+  private final int start;
+  private final int step;
+  private final int trips;
+
+  public Launch(LoopTemplate template, Object[] arrays, long[] params, long[] accumulators, int start, int step, int trips) {
+    if (trips < 0 || step == 0) throw new IllegalArgumentException("trips " + trips + ", step " + step);
+    this.template = template;
+    this.arrays = arrays;
+    this.params = params;
+    this.accumulators = accumulators;
+    this.start = start;
+    this.step = step;
+    this.trips = trips;
+  }
+
+  public LoopTemplate template() { return template; }
+  public Object[] arrays() { return arrays; }
+  public long[] params() { return params; }
+  public long[] accumulators() { return accumulators; }
+  public int start() { return start; }
+  public int step() { return step; }
+  public int trips() { return trips; }
+}

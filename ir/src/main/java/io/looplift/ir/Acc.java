@@ -1,0 +1,14 @@
+package io.looplift.ir;
+
+/**
+ * The value an accumulator (a local carried from one iteration to the next) has at the start of the
+ * current iteration. Its new value at the end of the iteration is the {@link Reduction#update()}.
+ */
+public record Acc(int index, Type type) implements Node {
+  public Acc {
+    if (type != type.stackType()) throw new IllegalArgumentException("accumulator of " + type);
+  }
+
+  @Override
+  public String toString() { return "acc" + index; }
+}

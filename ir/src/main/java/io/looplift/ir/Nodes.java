@@ -1,0 +1,67 @@
+package io.looplift.ir;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/** Traversals over node DAGs. Shared sub-DAGs are visited once (structural equality). */
+public final class Nodes {
+  private Nodes() {}
+
+  /** The operands of {@code n}, in evaluation order. */
+  public static List<Node> children(Node n) {
+    if (n instanceof Load l) return List.of(l.index());
+    if (n instanceof Unary u) return List.of(u.x());
+    if (n instanceof Binary b) return List.of(b.x(), b.y());
+    if (n instanceof Compare c) return List.of(c.x(), c.y());
+    if (n instanceof Select s) return List.of(s.cond(), s.ifTrue(), s.ifFalse());
+    if (n instanceof Convert c) return List.of(c.x());
+    if (n instanceof Call c) return c.args();
+    return List.of(); // Const, Param, Index, Acc
+  }
+
+  /** Every distinct node reachable from {@code roots}, each after its operands. */
+  public static List<Node> postOrder(Collection<? extends Node> roots) {
+    Set<Node> seen = new LinkedHashSet<>();
+    for (Node r : roots) visit(r, seen);
+    return new ArrayList<>(seen);
+  }
+
+  private static void visit(Node n, Set<Node> seen) {
+    if (seen.contains(n)) return;
+    for (Node c : children(n)) visit(c, seen);
+    seen.add(n);
+  }
+
+  /** True when {@code n} or any node below it satisfies {@code p}. */
+  public static boolean anyMatch(Node n, Predicate<Node> p) {
+    for (Node x : postOrder(List.of(n))) {
+      if (p.test(x)) return true;
+    }
+    return false;
+  }
+
+  /** True when {@code n} reads any accumulator. */
+  public static boolean readsAccumulator(Node n) {
+    return anyMatch(n, x -> x instanceof Acc);
+  }
+
+  /**
+   * Hash-consing: returns one canonical instance per structurally equal node, so a body's DAG shares
+   * every common sub-expression. Not thread-safe; one table per analysis.
+   */
+  public static final class Table {
+    private final Map<Node, Node> nodes = new HashMap<>();
+
+    public Node intern(Node n) {
+      return nodes.computeIfAbsent(n, k -> k);
+    }
+
+    public int size() { return nodes.size(); }
+  }
+}

@@ -1,0 +1,11 @@
+package io.looplift.ir;
+
+/** A loop-invariant scalar input, the {@code index}-th entry of the launch's parameter vector. */
+public record Param(int index, Type type) implements Node {
+  public Param {
+    if (type != type.stackType()) throw new IllegalArgumentException("parameter of " + type);
+  }
+
+  @Override
+  public String toString() { return "p" + index; }
+}
