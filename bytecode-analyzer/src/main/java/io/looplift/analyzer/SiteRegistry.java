@@ -4,4 +4,10 @@ package io.looplift.analyzer;
 public interface SiteRegistry {
   /** Records {@code site} and returns its id, which rewritten code passes to the bridge. */
   int register(LoopSite site);
+
+  /**
+   * Marks a registered, accepted site as not offloaded after all: its class could not be written and
+   * runs unchanged. {@code reason} is readable by a user.
+   */
+  void discard(int siteId, String reason);
 }

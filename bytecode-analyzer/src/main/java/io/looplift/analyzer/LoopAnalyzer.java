@@ -1,0 +1,418 @@
+package io.looplift.analyzer;
+
+import io.looplift.ir.Acc;
+import io.looplift.ir.AffineIndex;
+import io.looplift.ir.Binary;
+import io.looplift.ir.Call;
+import io.looplift.ir.Compare;
+import io.looplift.ir.Cond;
+import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
+import io.looplift.ir.Index;
+import io.looplift.ir.Load;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.ir.Node;
+import io.looplift.ir.Nodes;
+import io.looplift.ir.Param;
+import io.looplift.ir.Reduction;
+import io.looplift.ir.Select;
+import io.looplift.ir.Store;
+import io.looplift.ir.Unary;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+
+/**
+ * Recognizes the counted loops of one method and translates each innermost one into a
+ * {@link LoopTemplate}, or explains why it cannot be.
+ */
+final class LoopAnalyzer {
+
+  /** What the rewriter needs to replace a recognized loop. */
+  record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
+      List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
+      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes) {}
+
+  private final MethodContext ctx;
+  private final String className;
+
+  LoopAnalyzer(MethodContext ctx) {
+    this.ctx = ctx;
+    this.className = ctx.owner.name.replace('/', '.');
+  }
+
+  /** Every loop of the method: plans for the recognized ones, rejected sites for the others. */
+  List<Object> analyze() {
+    List<Object> results = new ArrayList<>();
+    List<Cfg.Loop> loops = ctx.cfg.loops();
+    for (Cfg.Loop loop : loops) {
+      int line = lineOf(loop.header);
+      boolean nested = false;
+      for (Cfg.Loop other : loops) nested |= other != loop && loop.contains(other.header);
+      if (nested) {
+        results.add(rejected(line, "loop", "contains a nested loop (inner loops are handled on their own)"));
+        continue;
+      }
+      try {
+        results.add(plan(loop, line));
+      } catch (Rejection r) {
+        results.add(rejected(line, "loop", r.getMessage()));
+      }
+    }
+    return results;
+  }
+
+  private LoopSite rejected(int line, String kind, String reason) {
+    return LoopSite.rejected(className, ctx.method.name, ctx.method.desc, line, kind, reason);
+  }
+
+  private int lineOf(Cfg.Block header) {
+    AbstractInsnNode[] insns = ctx.insns;
+    for (int k = header.end - 1; k >= 0; k--) {
+      if (insns[k] instanceof LineNumberNode ln) return ln.line;
+    }
+    for (int k = header.end; k < insns.length; k++) {
+      if (insns[k] instanceof LineNumberNode ln) return ln.line;
+    }
+    return -1;
+  }
+
+  private Plan plan(Cfg.Loop loop, int line) {
+    Cfg cfg = ctx.cfg;
+    Cfg.Block header = loop.header;
+    AbstractInsnNode test = ctx.insns[header.end - 1];
+    if (!(test instanceof JumpInsnNode jump) || jump.getOpcode() == Opcodes.GOTO
+        || jump.getOpcode() == Opcodes.IFNULL || jump.getOpcode() == Opcodes.IFNONNULL) {
+      throw new Rejection("not a counted loop: no exit test at the loop head (do-while, or while(true) with break)");
+    }
+    Cfg.Block exit = null;
+    for (Cfg.Block b : cfg.blocks) {
+      if (!loop.contains(b)) continue;
+      for (Cfg.Block s : b.succs) {
+        if (loop.contains(s)) continue;
+        if (b != header || exit != null) throw new Rejection("has an early exit (break, return or a second exit test)");
+        exit = s;
+      }
+    }
+    if (exit == null) throw new Rejection("never exits through its loop test");
+    for (TryCatchBlockNode tcb : ctx.method.tryCatchBlocks) {
+      if (loop.contains(cfg.blockOf(ctx.method.instructions.indexOf(tcb.handler)))) {
+        throw new Rejection("contains a try/catch block");
+      }
+    }
+    Cfg.Block preheader = null;
+    for (Cfg.Block p : header.preds) {
+      if (loop.contains(p)) continue;
+      if (preheader != null) throw new Rejection("is entered from several places");
+      preheader = p;
+    }
+    if (preheader == null) throw new Rejection("is not entered normally");
+
+    BitSet written = writtenLocals(loop);
+    Frame<BasicValue> entryFrame = ctx.frames[header.start];
+    if (entryFrame == null) throw new Rejection("is unreachable");
+    if (entryFrame.getStackSize() != 0) throw new Rejection("keeps values on the operand stack across iterations");
+    boolean continueOnJump = loop.contains(cfg.blockOf(ctx.method.instructions.indexOf(jump.label)));
+
+    // Pass 1: which local the exit test compares with an invariant limit.
+    BodyEvaluator probe = new BodyEvaluator(ctx);
+    BodyEvaluator.State st = initialState(probe, entryFrame, written, -1);
+    probe.execute(ctx, header.start, header.end, st, false, 0);
+    SymValue[] operands = testOperands(jump, st);
+    int ivar = -1;
+    boolean ivarLeft = false;
+    for (int side = 0; side < 2; side++) {
+      SymValue v = operands[side];
+      SymValue other = operands[1 - side];
+      if (v.node() instanceof Acc a && a.type() == io.looplift.ir.Type.INT && other.isInvariant()) {
+        ivar = a.index();
+        ivarLeft = side == 0;
+      }
+    }
+    if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
+    List<AbstractInsnNode> limitRecipe = operands[ivarLeft ? 1 : 0].recipe();
+    Cond cond = jumpCond(jump);
+    if (!continueOnJump) cond = cond.negate();
+    if (!ivarLeft) cond = cond.mirror();
+
+    // Pass 2: the whole body with the induction variable as Index.
+    BodyEvaluator ev = new BodyEvaluator(ctx);
+    BodyEvaluator.State initial = initialState(ev, entryFrame, written, ivar);
+    List<Cfg.Block> order = Regions.topologicalOrder(cfg, header, loop::contains, header);
+    Map<Cfg.Block, List<BodyEvaluator.State>> incoming = new HashMap<>();
+    List<BodyEvaluator.State> back = new ArrayList<>();
+    for (Cfg.Block b : order) {
+      BodyEvaluator.State s = b == header ? initial.copy() : ev.merge(incoming.get(b));
+      AbstractInsnNode last = ev.execute(ctx, b.start, b.end, s, false, 0);
+      Map<Cfg.Block, BodyEvaluator.State> next;
+      if (b == header) {
+        testOperands((JumpInsnNode) last, s);
+        if (!ev.stores.isEmpty() || !java.util.Arrays.equals(s.locals, initial.locals)) {
+          throw new Rejection("assigns variables or array elements in its loop condition");
+        }
+        next = new LinkedHashMap<>();
+        Cfg.Block target = cfg.blockOf(ctx.method.instructions.indexOf(((JumpInsnNode) last).label));
+        next.put(continueOnJump ? target : cfg.blockOf(b.end), s);
+      } else {
+        if (last != null && last.getOpcode() >= Opcodes.IRETURN && last.getOpcode() <= Opcodes.RETURN) {
+          throw new Rejection("returns from inside the loop");
+        }
+        next = ev.successors(ctx, cfg, b, last, s);
+      }
+      for (Map.Entry<Cfg.Block, BodyEvaluator.State> e : next.entrySet()) {
+        if (e.getKey() == header) back.add(e.getValue());
+        else incoming.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
+      }
+    }
+    if (back.isEmpty()) throw new Rejection("never repeats");
+    BodyEvaluator.State end = ev.merge(back);
+
+    SymValue iv = end.locals[ivar];
+    AffineIndex step = iv == null || iv.isReference() ? null : AffineIndex.of(iv.node());
+    if (step == null || step.scale() != 1 || !(step.offset() instanceof Const c) || c.intValue() == 0) {
+      throw new Rejection("the loop variable does not change by a constant step in every iteration");
+    }
+    int stepValue = ((Const) step.offset()).intValue();
+    boolean up = cond == Cond.LT || cond == Cond.LE;
+    boolean down = cond == Cond.GT || cond == Cond.GE;
+    if ((up && stepValue < 0) || (down && stepValue > 0) || cond == Cond.EQ) {
+      throw new Rejection("the loop variable moves away from its limit");
+    }
+    checkCarriedDependencies(ev);
+    return assemble(loop, line, preheader, exit, ivar, limitRecipe, new LoopShape(cond, stepValue), ev, end, written, entryFrame);
+  }
+
+  private Plan assemble(Cfg.Loop loop, int line, Cfg.Block preheader, Cfg.Block exit, int ivar,
+      List<AbstractInsnNode> limitRecipe, LoopShape shape, BodyEvaluator ev, BodyEvaluator.State end, BitSet written,
+      Frame<BasicValue> entryFrame) {
+    // Locals changed by the body: accumulators (their old value is read) or temporaries (it is not).
+    Map<Integer, Node> finals = new LinkedHashMap<>();
+    for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
+      if (k == ivar) continue;
+      SymValue v = end.locals[k];
+      BasicValue t = entryFrame.getLocal(k);
+      boolean primitive = t != null && t != BasicValue.UNINITIALIZED_VALUE && !t.isReference();
+      if (v != null && !v.isReference() && primitive && v.node().equals(new Acc(k, v.node().type()))) continue;
+      finals.put(k, v == null || v.isReference() || !primitive ? null : v.node());
+    }
+    BitSet carried = new BitSet();
+    for (Store s : ev.stores) markAccs(carried, s.index(), s.value(), s.predicate());
+    finals.forEach((k, f) -> {
+      if (f != null && Nodes.anyMatch(f, x -> x instanceof Acc a && a.index() == k)) carried.set(k);
+    });
+    boolean grew = true;
+    while (grew) {
+      int before = carried.cardinality();
+      for (int k = carried.nextSetBit(0); k >= 0; k = carried.nextSetBit(k + 1)) {
+        Node f = finals.get(k);
+        if (f == null && finals.containsKey(k)) throw new Rejection("carries a value of changing type across iterations");
+        if (f != null) markAccs(carried, f);
+      }
+      grew = carried.cardinality() != before;
+    }
+    BitSet live = Liveness.liveAtEntry(ctx, exit);
+    for (Integer k : finals.keySet()) {
+      if (!carried.get(k) && live.get(k)) {
+        throw new Rejection("local variable " + localName(k) + " is assigned in the loop and used after it");
+      }
+    }
+
+    // Dense numbering of accumulators and parameters actually used.
+    List<Integer> accLocals = new ArrayList<>();
+    for (int k = carried.nextSetBit(0); k >= 0; k = carried.nextSetBit(k + 1)) {
+      if (!finals.containsKey(k)) throw new Rejection("reads local variable " + localName(k) + " before it is assigned");
+      accLocals.add(k);
+    }
+    Map<Integer, Integer> accIndex = new HashMap<>();
+    for (int k = 0; k < accLocals.size(); k++) accIndex.put(accLocals.get(k), k);
+    List<Node> roots = new ArrayList<>();
+    for (Store s : ev.stores) {
+      roots.add(s.index());
+      roots.add(s.value());
+      roots.add(s.predicate());
+    }
+    for (int k : accLocals) roots.add(finals.get(k));
+    Map<Param, Param> paramIndex = new LinkedHashMap<>();
+    for (Node x : Nodes.postOrder(roots)) {
+      if (x instanceof Param p && !paramIndex.containsKey(p)) paramIndex.put(p, new Param(paramIndex.size(), p.type()));
+    }
+    Map<Node, Node> memo = new HashMap<>();
+    Function<Node, Node> leaf = x -> {
+      if (x instanceof Acc a) return new Acc(accIndex.get(a.index()), a.type());
+      if (x instanceof Param p) return paramIndex.get(p);
+      return x;
+    };
+    List<Store> stores = new ArrayList<>();
+    for (Store s : ev.stores) {
+      stores.add(new Store(s.array(), s.elementType(), rebuild(s.index(), leaf, memo), rebuild(s.value(), leaf, memo),
+          rebuild(s.predicate(), leaf, memo)));
+    }
+    List<Reduction> reductions = new ArrayList<>();
+    List<io.looplift.ir.Type> accTypes = new ArrayList<>();
+    for (int j = 0; j < accLocals.size(); j++) {
+      Node update = rebuild(finals.get(accLocals.get(j)), leaf, memo);
+      accTypes.add(update.type());
+      reductions.add(ReductionClassifier.classify(j, update));
+    }
+    List<io.looplift.ir.Type> arrayTypes = new ArrayList<>();
+    List<List<AbstractInsnNode>> arrayRecipes = new ArrayList<>();
+    for (BodyEvaluator.ArraySlot a : ev.arrays.values()) {
+      arrayTypes.add(a.elementType());
+      arrayRecipes.add(a.recipe());
+    }
+    List<io.looplift.ir.Type> paramTypes = new ArrayList<>();
+    List<List<AbstractInsnNode>> paramRecipes = new ArrayList<>();
+    paramIndex.forEach((old, p) -> {
+      paramTypes.add(p.type());
+      paramRecipes.add(ev.paramRecipes.get(old));
+    });
+    LoopTemplate template = new LoopTemplate(arrayTypes, paramTypes, accTypes, stores, reductions);
+    String kind = ReductionClassifier.kind(template);
+    LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null);
+    return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
+        accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes);
+  }
+
+  private static void markAccs(BitSet carried, Node... nodes) {
+    for (Node n : nodes) {
+      for (Node x : Nodes.postOrder(List.of(n))) {
+        if (x instanceof Acc a) carried.set(a.index());
+      }
+    }
+  }
+
+  /** Rebuilds {@code n} bottom-up with {@code leaf} applied to its leaves. */
+  static Node rebuild(Node n, Function<Node, Node> leaf, Map<Node, Node> memo) {
+    Node done = memo.get(n);
+    if (done != null) return done;
+    Node r;
+    if (n instanceof Load l) r = new Load(l.array(), l.elementType(), rebuild(l.index(), leaf, memo));
+    else if (n instanceof Unary u) r = Unary.of(u.op(), rebuild(u.x(), leaf, memo));
+    else if (n instanceof Binary b) r = Binary.of(b.op(), rebuild(b.x(), leaf, memo), rebuild(b.y(), leaf, memo));
+    else if (n instanceof Compare c) r = Compare.of(c.cond(), rebuild(c.x(), leaf, memo), rebuild(c.y(), leaf, memo));
+    else if (n instanceof Select s) {
+      r = Select.of(rebuild(s.cond(), leaf, memo), rebuild(s.ifTrue(), leaf, memo), rebuild(s.ifFalse(), leaf, memo));
+    } else if (n instanceof Convert c) r = Convert.of(rebuild(c.x(), leaf, memo), c.to());
+    else if (n instanceof Call c) {
+      List<Node> args = new ArrayList<>();
+      for (Node a : c.args()) args.add(rebuild(a, leaf, memo));
+      r = new Call(c.owner(), c.name(), c.desc(), args);
+    } else r = leaf.apply(n);
+    memo.put(n, r);
+    return r;
+  }
+
+  /** Each written array must be read only at the element it writes in the same iteration. */
+  private static void checkCarriedDependencies(BodyEvaluator ev) {
+    Map<Integer, AffineIndex> writes = new HashMap<>();
+    for (BodyEvaluator.Access a : ev.accesses) {
+      if (!a.write()) continue;
+      AffineIndex prev = writes.putIfAbsent(a.slot(), a.index());
+      if (prev != null && !prev.equals(a.index())) {
+        throw new Rejection("writes one array at two different offsets in an iteration");
+      }
+    }
+    for (BodyEvaluator.Access a : ev.accesses) {
+      AffineIndex w = writes.get(a.slot());
+      if (!a.write() && w != null && !w.equals(a.index())) {
+        throw new Rejection("carried dependency: reads an element of an array that another iteration writes");
+      }
+    }
+  }
+
+  private BodyEvaluator.State initialState(BodyEvaluator ev, Frame<BasicValue> frame, BitSet written, int ivar) {
+    BodyEvaluator.State s = new BodyEvaluator.State(ctx.method.maxLocals);
+    for (int k = 0; k < frame.getLocals(); k++) {
+      BasicValue v = frame.getLocal(k);
+      if (v == null || v == BasicValue.UNINITIALIZED_VALUE || v == BasicValue.RETURNADDRESS_VALUE) continue;
+      if (k == ivar) {
+        s.locals[k] = SymValue.primitive(Index.I, null);
+        continue;
+      }
+      if (v.isReference()) {
+        // A reference local assigned in the loop is not invariant: leave it unknown.
+        if (!written.get(k)) s.locals[k] = SymValue.reference(v.getType(), List.of(new VarInsnNode(Opcodes.ALOAD, k)));
+        continue;
+      }
+      io.looplift.ir.Type t = irType(v);
+      if (written.get(k)) s.locals[k] = BodyEvaluator.carried(k, t);
+      else s.locals[k] = ev.param(t, List.of(new VarInsnNode(loadOpcode(t), k)));
+    }
+    return s;
+  }
+
+  static io.looplift.ir.Type irType(BasicValue v) {
+    if (v == BasicValue.INT_VALUE) return io.looplift.ir.Type.INT;
+    if (v == BasicValue.LONG_VALUE) return io.looplift.ir.Type.LONG;
+    if (v == BasicValue.FLOAT_VALUE) return io.looplift.ir.Type.FLOAT;
+    if (v == BasicValue.DOUBLE_VALUE) return io.looplift.ir.Type.DOUBLE;
+    throw new Rejection("uses a local of unsupported type " + v);
+  }
+
+  static int loadOpcode(io.looplift.ir.Type t) {
+    return switch (t) {
+      case LONG -> Opcodes.LLOAD;
+      case FLOAT -> Opcodes.FLOAD;
+      case DOUBLE -> Opcodes.DLOAD;
+      default -> Opcodes.ILOAD;
+    };
+  }
+
+  /** The two compared values of the loop test (the right one is constant 0 for single-operand jumps). */
+  private static SymValue[] testOperands(JumpInsnNode jump, BodyEvaluator.State st) {
+    int op = jump.getOpcode();
+    if (op >= Opcodes.IF_ICMPEQ && op <= Opcodes.IF_ICMPLE) {
+      SymValue y = st.pop();
+      SymValue x = st.pop();
+      return new SymValue[] {x, y};
+    }
+    if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
+      SymValue x = st.pop();
+      return new SymValue[] {x, SymValue.primitive(Const.ofInt(0), List.of(new InsnNode(Opcodes.ICONST_0)))};
+    }
+    throw new Rejection("not a counted loop: its test compares references");
+  }
+
+  private static Cond jumpCond(JumpInsnNode jump) {
+    int op = jump.getOpcode();
+    int k = op >= Opcodes.IF_ICMPEQ ? op - Opcodes.IF_ICMPEQ : op - Opcodes.IFEQ;
+    return new Cond[] {Cond.EQ, Cond.NE, Cond.LT, Cond.GE, Cond.GT, Cond.LE}[k];
+  }
+
+  private BitSet writtenLocals(Cfg.Loop loop) {
+    BitSet w = new BitSet();
+    for (Cfg.Block b : ctx.cfg.blocks) {
+      if (!loop.contains(b)) continue;
+      for (int k = b.start; k < b.end; k++) {
+        AbstractInsnNode in = ctx.insns[k];
+        if (in instanceof IincInsnNode ii) w.set(ii.var);
+        else if (in instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE && v.getOpcode() <= Opcodes.ASTORE) w.set(v.var);
+      }
+    }
+    return w;
+  }
+
+  private String localName(int k) {
+    if (ctx.method.localVariables != null) {
+      for (LocalVariableNode lv : ctx.method.localVariables) {
+        if (lv.index == k) return "'" + lv.name + "'";
+      }
+    }
+    return "#" + k;
+  }
+}

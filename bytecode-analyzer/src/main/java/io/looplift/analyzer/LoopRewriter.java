@@ -1,0 +1,225 @@
+package io.looplift.analyzer;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Rewrites recognized loops in place. The loop's entry jumps to a preamble at the end of the method:
+ * <pre>
+ *   pre:      limit, arrays, scalars evaluated (any exception → fallback), short loops → fallback
+ *             if (!LoopBridge.submit(site, arrays, scalars, i, limit)) goto fallback
+ *             accumulators and i = results; goto exit
+ *   fallback: LoopBridge.sync(); goto header        (the original loop, unchanged)
+ * </pre>
+ * and a {@code LoopBridge.sync()} goes before the first instruction after the loop that could observe
+ * deferred results; plain local-variable code and the next rewritten loop's entry do not count.
+ */
+final class LoopRewriter {
+  static final String BRIDGE = "io/looplift/bridge/LoopBridge";
+  private static final String SUBMIT_DESC = "(I[Ljava/lang/Object;[JII)Z";
+
+  private LoopRewriter() {}
+
+  static void rewrite(MethodContext ctx, List<LoopAnalyzer.Plan> plans, int[] siteIds, int minLength) {
+    InsnList il = ctx.method.instructions;
+    AbstractInsnNode[] insns = ctx.insns;
+    int tLimit = ctx.method.maxLocals;
+    int tArrays = tLimit + 1;
+    int tScalars = tLimit + 2;
+    ctx.method.maxLocals += 3;
+    Set<LabelNode> preambles = new HashSet<>();
+    LabelNode[] exits = new LabelNode[plans.size()];
+    for (int p = 0; p < plans.size(); p++) {
+      LoopAnalyzer.Plan plan = plans.get(p);
+      LabelNode header = (LabelNode) insns[plan.loop().header.start];
+      exits[p] = labelAt(il, insns[plan.exit().start]);
+      LabelNode pre = new LabelNode();
+      preambles.add(pre);
+      redirectEntry(il, insns[plan.preheader().end - 1], header, pre);
+      emitPreamble(ctx, plan, siteIds[p], minLength, pre, header, exits[p], tLimit, tArrays, tScalars);
+    }
+    Set<AbstractInsnNode> synced = new HashSet<>();
+    for (LabelNode exit : exits) insertSync(il, exit, preambles, synced);
+  }
+
+  private static LabelNode labelAt(InsnList il, AbstractInsnNode first) {
+    if (first instanceof LabelNode l) return l;
+    LabelNode l = new LabelNode();
+    il.insertBefore(first, l);
+    return l;
+  }
+
+  private static void redirectEntry(InsnList il, AbstractInsnNode last, LabelNode header, LabelNode pre) {
+    if (last instanceof JumpInsnNode j && j.label == header) {
+      j.label = pre;
+      if (j.getOpcode() == Opcodes.GOTO) return;
+    } else if (last instanceof TableSwitchInsnNode t) {
+      t.labels.replaceAll(l -> l == header ? pre : l);
+      if (t.dflt == header) t.dflt = pre;
+      return;
+    } else if (last instanceof LookupSwitchInsnNode t) {
+      t.labels.replaceAll(l -> l == header ? pre : l);
+      if (t.dflt == header) t.dflt = pre;
+      return;
+    }
+    if (Cfg.fallsThrough(last)) il.insertBefore(header, new JumpInsnNode(Opcodes.GOTO, pre));
+  }
+
+  private static void emitPreamble(MethodContext ctx, LoopAnalyzer.Plan plan, int siteId, int minLength, LabelNode pre,
+      LabelNode header, LabelNode exit, int tLimit, int tArrays, int tScalars) {
+    InsnList il = ctx.method.instructions;
+    LabelNode argsEnd = new LabelNode();
+    LabelNode handler = new LabelNode();
+    LabelNode fallback = new LabelNode();
+    int ivar = plan.ivar();
+    il.add(pre);
+    copy(il, plan.limitRecipe());
+    il.add(new VarInsnNode(Opcodes.ISTORE, tLimit));
+    if (minLength > 0) {
+      // |limit - i| as a long: loops shorter than min.length are not worth a dispatch.
+      il.add(new VarInsnNode(Opcodes.ILOAD, tLimit));
+      il.add(new InsnNode(Opcodes.I2L));
+      il.add(new VarInsnNode(Opcodes.ILOAD, ivar));
+      il.add(new InsnNode(Opcodes.I2L));
+      il.add(new InsnNode(Opcodes.LSUB));
+      il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "abs", "(J)J", false));
+      il.add(new LdcInsnNode((long) minLength));
+      il.add(new InsnNode(Opcodes.LCMP));
+      il.add(new JumpInsnNode(Opcodes.IFLT, fallback));
+    }
+    List<List<AbstractInsnNode>> arrays = plan.arrayRecipes();
+    push(il, arrays.size());
+    il.add(new TypeInsnNode(Opcodes.ANEWARRAY, "java/lang/Object"));
+    for (int k = 0; k < arrays.size(); k++) {
+      il.add(new InsnNode(Opcodes.DUP));
+      push(il, k);
+      copy(il, arrays.get(k));
+      il.add(new InsnNode(Opcodes.AASTORE));
+    }
+    il.add(new VarInsnNode(Opcodes.ASTORE, tArrays));
+    List<io.looplift.ir.Type> paramTypes = plan.site().template().params();
+    int nParams = paramTypes.size();
+    push(il, nParams + plan.accLocals().length + 1);
+    il.add(new IntInsnNode(Opcodes.NEWARRAY, Opcodes.T_LONG));
+    for (int k = 0; k < nParams; k++) {
+      il.add(new InsnNode(Opcodes.DUP));
+      push(il, k);
+      copy(il, plan.paramRecipes().get(k));
+      toBits(il, paramTypes.get(k));
+      il.add(new InsnNode(Opcodes.LASTORE));
+    }
+    for (int j = 0; j < plan.accLocals().length; j++) {
+      io.looplift.ir.Type t = plan.accTypes().get(j);
+      il.add(new InsnNode(Opcodes.DUP));
+      push(il, nParams + j);
+      il.add(new VarInsnNode(LoopAnalyzer.loadOpcode(t), plan.accLocals()[j]));
+      toBits(il, t);
+      il.add(new InsnNode(Opcodes.LASTORE));
+    }
+    il.add(new VarInsnNode(Opcodes.ASTORE, tScalars));
+    il.add(argsEnd);
+    push(il, siteId);
+    il.add(new VarInsnNode(Opcodes.ALOAD, tArrays));
+    il.add(new VarInsnNode(Opcodes.ALOAD, tScalars));
+    il.add(new VarInsnNode(Opcodes.ILOAD, ivar));
+    il.add(new VarInsnNode(Opcodes.ILOAD, tLimit));
+    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "submit", SUBMIT_DESC, false));
+    il.add(new JumpInsnNode(Opcodes.IFEQ, fallback));
+    for (int j = 0; j < plan.accLocals().length; j++) {
+      io.looplift.ir.Type t = plan.accTypes().get(j);
+      il.add(new VarInsnNode(Opcodes.ALOAD, tScalars));
+      push(il, nParams + j);
+      il.add(new InsnNode(Opcodes.LALOAD));
+      fromBits(il, t);
+      il.add(new VarInsnNode(storeOpcode(t), plan.accLocals()[j]));
+    }
+    il.add(new VarInsnNode(Opcodes.ALOAD, tScalars));
+    push(il, nParams + plan.accLocals().length);
+    il.add(new InsnNode(Opcodes.LALOAD));
+    il.add(new InsnNode(Opcodes.L2I));
+    il.add(new VarInsnNode(Opcodes.ISTORE, ivar));
+    il.add(new JumpInsnNode(Opcodes.GOTO, exit));
+    il.add(handler);
+    il.add(new InsnNode(Opcodes.POP));
+    il.add(fallback);
+    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "sync", "()V", false));
+    il.add(new JumpInsnNode(Opcodes.GOTO, header));
+    ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
+  }
+
+  private static void copy(InsnList il, List<AbstractInsnNode> recipe) {
+    for (AbstractInsnNode in : recipe) il.add(in.clone(Map.of()));
+  }
+
+  private static void push(InsnList il, int v) {
+    if (v >= -1 && v <= 5) il.add(new InsnNode(Opcodes.ICONST_0 + v));
+    else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) il.add(new IntInsnNode(Opcodes.BIPUSH, v));
+    else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) il.add(new IntInsnNode(Opcodes.SIPUSH, v));
+    else il.add(new LdcInsnNode(v));
+  }
+
+  private static void toBits(InsnList il, io.looplift.ir.Type t) {
+    switch (t) {
+      case LONG -> { }
+      case FLOAT -> {
+        il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Float", "floatToRawIntBits", "(F)I", false));
+        il.add(new InsnNode(Opcodes.I2L));
+      }
+      case DOUBLE -> il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Double", "doubleToRawLongBits", "(D)J", false));
+      default -> il.add(new InsnNode(Opcodes.I2L));
+    }
+  }
+
+  private static void fromBits(InsnList il, io.looplift.ir.Type t) {
+    switch (t) {
+      case LONG -> { }
+      case FLOAT -> {
+        il.add(new InsnNode(Opcodes.L2I));
+        il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Float", "intBitsToFloat", "(I)F", false));
+      }
+      case DOUBLE -> il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Double", "longBitsToDouble", "(J)D", false));
+      default -> il.add(new InsnNode(Opcodes.L2I));
+    }
+  }
+
+  private static int storeOpcode(io.looplift.ir.Type t) {
+    return LoopAnalyzer.loadOpcode(t) - Opcodes.ILOAD + Opcodes.ISTORE;
+  }
+
+  /** Puts a sync before the first instruction after {@code exit} that could observe deferred work. */
+  private static void insertSync(InsnList il, LabelNode exit, Set<LabelNode> preambles, Set<AbstractInsnNode> synced) {
+    for (AbstractInsnNode in = exit; in != null; in = in.getNext()) {
+      int op = in.getOpcode();
+      if (op < 0) continue;
+      if (op == Opcodes.GOTO && preambles.contains(((JumpInsnNode) in).label)) return;
+      if (isLocalOnly(in)) continue;
+      if (synced.add(in)) il.insertBefore(in, new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "sync", "()V", false));
+      return;
+    }
+  }
+
+  /** Instructions that touch only locals and the operand stack and cannot throw. */
+  private static boolean isLocalOnly(AbstractInsnNode in) {
+    int op = in.getOpcode();
+    if (op == Opcodes.IDIV || op == Opcodes.LDIV || op == Opcodes.IREM || op == Opcodes.LREM) return false;
+    if (op == Opcodes.LDC) return !(((LdcInsnNode) in).cst instanceof org.objectweb.asm.Type);
+    return (op >= Opcodes.NOP && op <= Opcodes.SIPUSH) || (op >= Opcodes.ILOAD && op <= Opcodes.ALOAD)
+        || (op >= Opcodes.ISTORE && op <= Opcodes.ASTORE) || (op >= Opcodes.POP && op <= Opcodes.DCMPG);
+  }
+}

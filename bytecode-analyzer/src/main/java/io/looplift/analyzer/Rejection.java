@@ -1,0 +1,8 @@
+package io.looplift.analyzer;
+
+/** Thrown inside the analysis when a loop cannot be offloaded; the message is the user-readable reason. */
+final class Rejection extends RuntimeException {
+  Rejection(String reason) {
+    super(reason, null, false, false);
+  }
+}

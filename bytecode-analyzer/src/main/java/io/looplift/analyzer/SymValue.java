@@ -1,0 +1,47 @@
+package io.looplift.analyzer;
+
+import java.util.List;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import io.looplift.ir.Node;
+
+/**
+ * A value during symbolic execution of a loop body: a primitive IR node, or a reference (an array or
+ * object) with its JVM type. {@code recipe}, when present, is a short instruction sequence that
+ * recomputes the value before the loop (it depends only on loop-invariant locals and fields).
+ */
+record SymValue(Node node, Type refType, List<AbstractInsnNode> recipe) {
+
+  static SymValue primitive(Node node, List<AbstractInsnNode> recipe) {
+    return new SymValue(node, null, recipe == null ? null : List.copyOf(recipe));
+  }
+
+  static SymValue reference(Type refType, List<AbstractInsnNode> recipe) {
+    return new SymValue(null, refType, recipe == null ? null : List.copyOf(recipe));
+  }
+
+  boolean isReference() { return node == null; }
+
+  boolean isInvariant() { return recipe != null; }
+
+  /** True for long and double values, which take two stack and local slots on the JVM. */
+  boolean isWide() { return node != null && node.type().isWide(); }
+
+  /** A text key identifying the recipe, equal for recipes that compute the same thing. */
+  String key() {
+    return key(recipe);
+  }
+
+  static String key(List<AbstractInsnNode> recipe) {
+    StringBuilder sb = new StringBuilder();
+    for (AbstractInsnNode in : recipe) {
+      sb.append(in.getOpcode());
+      if (in instanceof org.objectweb.asm.tree.VarInsnNode v) sb.append(' ').append(v.var);
+      else if (in instanceof org.objectweb.asm.tree.FieldInsnNode f) sb.append(' ').append(f.owner).append('.').append(f.name);
+      else if (in instanceof org.objectweb.asm.tree.LdcInsnNode l) sb.append(' ').append(l.cst.getClass().getSimpleName()).append(l.cst);
+      else if (in instanceof org.objectweb.asm.tree.IntInsnNode i) sb.append(' ').append(i.operand);
+      sb.append(';');
+    }
+    return sb.toString();
+  }
+}

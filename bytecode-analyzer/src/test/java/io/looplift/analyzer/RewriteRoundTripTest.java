@@ -1,0 +1,169 @@
+package io.looplift.analyzer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.bridge.LoopBridge;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Rewrites {@link Shapes} as the agent would, runs each method in the original and the rewritten class on
+ * the same inputs (through a test bridge that interprets the IR), and requires identical results and
+ * identical array contents afterwards.
+ */
+class RewriteRoundTripTest {
+  private static Class<?> rewritten;
+  private static final Map<String, LoopSite> SITES = new HashMap<>();
+
+  @BeforeAll
+  static void rewrite() throws Exception {
+    byte[] bytes;
+    try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
+      bytes = in.readAllBytes();
+    }
+    SiteRegistry registry = new SiteRegistry() {
+      @Override
+      public synchronized int register(LoopSite site) {
+        LoopBridge.SITES.add(site);
+        SITES.merge(site.method(), site, (a, b) -> a.accepted() ? a : b);
+        return LoopBridge.SITES.size() - 1;
+      }
+
+      @Override
+      public void discard(int siteId, String reason) {
+        throw new AssertionError(reason);
+      }
+    };
+    byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, Shapes.class.getClassLoader());
+    assertNotNull(out, "Shapes must be rewritten");
+    ClassLoader parent = RewriteRoundTripTest.class.getClassLoader();
+    rewritten = new ClassLoader(parent) {
+      @Override
+      protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (name.equals(Shapes.class.getName())) {
+          synchronized (this) {
+            Class<?> c = findLoadedClass(name);
+            return c != null ? c : defineClass(name, out, 0, out.length);
+          }
+        }
+        return super.loadClass(name, resolve);
+      }
+    }.loadClass(Shapes.class.getName());
+  }
+
+  static Stream<Object[]> cases() {
+    Random r = new Random(42);
+    int n = 1000;
+    Supplier<double[]> doubles = () -> {
+      double[] d = new double[n];
+      for (int i = 0; i < n; i++) d[i] = r.nextGaussian() * 3;
+      d[5] = Double.NaN;
+      d[6] = -0.0;
+      d[7] = Double.POSITIVE_INFINITY;
+      return d;
+    };
+    Supplier<float[]> floats = () -> {
+      float[] f = new float[n];
+      for (int i = 0; i < n; i++) f[i] = r.nextFloat();
+      return f;
+    };
+    Supplier<int[]> ints = () -> {
+      int[] a = new int[n];
+      for (int i = 0; i < n; i++) a[i] = r.nextInt();
+      return a;
+    };
+    byte[] bytes = new byte[n];
+    r.nextBytes(bytes);
+    double[][] m = new double[7][];
+    for (int k = 0; k < m.length; k++) m[k] = doubles.get();
+    float[] withNaN = floats.get();
+    withNaN[3] = Float.NaN;
+    return Stream.of(
+        new Object[] {"map", "map", new Object[] {doubles.get(), new double[n]}},
+        new Object[] {"select", "map", new Object[] {floats.get(), new float[n], 0.5f}},
+        new Object[] {"reversed", "map", new Object[] {ints.get(), new int[n]}},
+        new Object[] {"step2", "map", new Object[] {bytes, new short[n], n}},
+        new Object[] {"sumInt", "reduce", new Object[] {ints.get()}},
+        new Object[] {"variance", "reduce", new Object[] {doubles.get()}},
+        new Object[] {"minmax", "reduce", new Object[] {withNaN}},
+        new Object[] {"argmax", "argmax", new Object[] {doubles.get()}},
+        new Object[] {"prefix", "scan", new Object[] {doubles.get(), new double[n]}},
+        new Object[] {"rows", "map", new Object[] {m, 0.5}},
+        new Object[] {"chain", "map", new Object[] {floats.get(), floats.get(), new float[n]}},
+        new Object[] {"carried", null, new Object[] {floats.get()}},
+        new Object[] {"earlyExit", null, new Object[] {ints.get()}},
+        new Object[] {"throwsPartWay", "map", new Object[] {ints.get(), new int[n + 1]}},
+        new Object[] {"throwsPartWay", "map", new Object[] {ints.get(), new int[n]}},
+        new Object[] {"fieldLoop", "map", new Object[] {100}},
+        new Object[] {"conversions", "map", new Object[] {doubles.get(), new int[n], new long[n], new char[n]}});
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void rewrittenLoopComputesTheSame(String name, String kind, Object[] args) throws Exception {
+    LoopSite site = SITES.get(name);
+    assertNotNull(site, name + " not seen");
+    if (kind == null) {
+      assertTrue(!site.accepted(), name + " must be rejected");
+    } else {
+      assertTrue(site.accepted(), name + " rejected: " + site.reason());
+      assertEquals(kind, site.kind());
+    }
+    Object[] plainArgs = deepCopy(args);
+    Object[] liftedArgs = deepCopy(args);
+    Method plain = find(Shapes.class, name);
+    Method lifted = find(rewritten, name);
+    int before = LoopBridge.submitted;
+    Object expected = invoke(plain, plainArgs);
+    Object actual = invoke(lifted, liftedArgs);
+    assertEquals(String.valueOf(expected), String.valueOf(actual));
+    for (int k = 0; k < args.length; k++) assertTrue(Arrays.deepEquals(new Object[] {plainArgs[k]}, new Object[] {liftedArgs[k]}), "argument " + k);
+    if (kind != null && !name.equals("throwsPartWay")) assertTrue(LoopBridge.submitted > before, "never offloaded");
+  }
+
+  private static Object invoke(Method m, Object[] args) throws Exception {
+    try {
+      return m.invoke(null, args);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      return e.getCause().getClass().getName();
+    }
+  }
+
+  private static Method find(Class<?> c, String name) {
+    for (Method m : c.getDeclaredMethods()) if (m.getName().equals(name)) return m;
+    throw new AssertionError(name);
+  }
+
+  private static Object[] deepCopy(Object[] args) {
+    Object[] copy = new Object[args.length];
+    for (int k = 0; k < args.length; k++) copy[k] = copyValue(args[k]);
+    return copy;
+  }
+
+  private static Object copyValue(Object o) {
+    if (o instanceof Object[] rows) {
+      Object[] c = Arrays.copyOf(rows, rows.length);
+      for (int k = 0; k < c.length; k++) c[k] = copyValue(c[k]);
+      return c;
+    }
+    if (o != null && o.getClass().isArray()) {
+      int len = java.lang.reflect.Array.getLength(o);
+      Object c = java.lang.reflect.Array.newInstance(o.getClass().getComponentType(), len);
+      System.arraycopy(o, 0, c, 0, len);
+      return c;
+    }
+    return o;
+  }
+}

@@ -1,0 +1,137 @@
+package io.looplift.analyzer;
+
+/** Loop shapes as javac compiles them; each static method returns a checksum of what it computed. */
+public class Shapes {
+  static float scale = 1.5f;
+  static double[] field = new double[100];
+
+  static double cnd(double x) {
+    double k = 1.0 / (1.0 + 0.2316419 * Math.abs(x));
+    double w = 1.0 - 0.3989422804014327 * Math.exp(-x * x / 2) * k * (0.319381530 + k * (-0.356563782 + k * 1.781477937));
+    return x < 0 ? 1.0 - w : w;
+  }
+
+  public static double map(double[] a, double[] out) {
+    for (int i = 0; i < a.length; i++) out[i] = a[i] * 2.0 + Math.sqrt(a[i]) + cnd(a[i]);
+    double s = 0;
+    for (double d : out) s += d;
+    return s;
+  }
+
+  public static double select(float[] a, float[] out, float t) {
+    for (int i = 0; i < a.length; i++) {
+      float x = a[i];
+      if (x > t) out[i] = x * scale; else out[i] = -x;
+    }
+    double s = 0;
+    for (float f : out) s += f;
+    return s;
+  }
+
+  public static long reversed(int[] a, int[] out) {
+    for (int i = a.length - 1; i >= 0; i--) out[i] = (a[i] << 3) ^ (a[i] >>> 2) | 7;
+    long s = 0;
+    for (int v : out) s = s * 31 + v;
+    return s;
+  }
+
+  public static long step2(byte[] a, short[] out, int n) {
+    for (int i = 1; i <= n - 2; i += 2) out[i] = (short) (a[i] * 3 + a[i - 1] + a[i + 1]);
+    long s = 0;
+    for (short v : out) s = s * 31 + v;
+    return s;
+  }
+
+  public static long sumInt(int[] a) {
+    long s = 0;
+    for (int i = 0; i < a.length; i++) s += a[i];
+    return s;
+  }
+
+  public static double variance(double[] x) {
+    double sum = 0, sq = 0;
+    for (int i = 0; i < x.length; i++) { sum += x[i]; sq += x[i] * x[i]; }
+    double mean = sum / x.length;
+    return sq / x.length - mean * mean;
+  }
+
+  public static double minmax(float[] a) {
+    float mn = Float.POSITIVE_INFINITY, mx = Float.NEGATIVE_INFINITY;
+    int count = 0;
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] < mn) mn = a[i];
+      mx = Math.max(mx, a[i]);
+      if (a[i] > 0.5f) count++;
+    }
+    return mn + 1000.0 * mx + count;
+  }
+
+  public static int argmax(double[] a) {
+    int best = 0;
+    double bv = a[0];
+    for (int i = 1; i < a.length; i++) {
+      if (a[i] > bv) { bv = a[i]; best = i; }
+    }
+    return best;
+  }
+
+  public static double prefix(double[] a, double[] out) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) { s += a[i]; out[i] = s; }
+    return s + out[a.length / 2];
+  }
+
+  public static double rows(double[][] m, double k) {
+    double t = 0;
+    for (int r = 0; r < m.length; r++) {
+      double[] row = m[r];
+      for (int c = 0; c < row.length; c++) row[c] = row[c] * k + m[r][c];
+      t += row[row.length - 1];
+    }
+    return t;
+  }
+
+  public static double chain(float[] a, float[] b, float[] out) {
+    int n = a.length;
+    float[] t1 = new float[n];
+    for (int i = 0; i < n; i++) t1[i] = a[i] * b[i];
+    for (int i = 0; i < n; i++) out[i] = t1[i] + 1f;
+    return out[n / 3];
+  }
+
+  public static float carried(float[] a) {
+    for (int i = 1; i < a.length; i++) a[i] += a[i - 1];
+    return a[a.length - 1];
+  }
+
+  public static int earlyExit(int[] a) {
+    int i;
+    for (i = 0; i < a.length; i++) if (a[i] == 42) break;
+    return i;
+  }
+
+  public static int throwsPartWay(int[] a, int[] out) {
+    try {
+      for (int i = 0; i <= a.length; i++) out[i] = a[i] + 1;
+    } catch (ArrayIndexOutOfBoundsException e) {
+      return -out[out.length - 1];
+    }
+    return 0;
+  }
+
+  public static double fieldLoop(int n) {
+    for (int i = 0; i < n; i++) field[i] = i * 0.5 + scale;
+    return field[n - 1];
+  }
+
+  public static long conversions(double[] d, int[] iout, long[] lout, char[] cout) {
+    for (int i = 0; i < d.length; i++) {
+      iout[i] = (int) (d[i] * 1e10);
+      lout[i] = (long) d[i] << 40;
+      cout[i] = (char) iout[i];
+    }
+    long s = 0;
+    for (int i = 0; i < d.length; i++) s = s * 31 + iout[i] + lout[i] + cout[i];
+    return s;
+  }
+}

@@ -1,0 +1,70 @@
+package io.looplift.bridge;
+
+import io.looplift.analyzer.LoopSite;
+import io.looplift.ir.AffineIndex;
+import io.looplift.ir.Evaluator;
+import io.looplift.ir.Interpreter;
+import io.looplift.ir.Load;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.ir.Node;
+import io.looplift.ir.Nodes;
+import io.looplift.ir.Reduction;
+import io.looplift.ir.Store;
+import java.lang.reflect.Array;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Test double of the agent's bootstrap bridge, with the same signatures: it runs each submitted loop at
+ * once with the IR interpreter after checking bounds, so analyzer tests need no agent.
+ */
+public final class LoopBridge {
+  public static final List<LoopSite> SITES = new CopyOnWriteArrayList<>();
+  public static int submitted;
+  public static int syncs;
+
+  private LoopBridge() {}
+
+  public static boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    LoopSite site = SITES.get(siteId);
+    LoopTemplate t = site.template();
+    long trips = site.shape().trips(start, limit);
+    if (trips < 0) return false;
+    int np = t.params().size();
+    long[] params = java.util.Arrays.copyOf(scalars, np);
+    long[] accs = java.util.Arrays.copyOfRange(scalars, np, np + t.accumulators().size());
+    Interpreter guard = new Interpreter(arrays, params, accs);
+    for (int a = 0; a < arrays.length; a++) if (arrays[a] == null) return false;
+    for (Node n : Nodes.postOrder(t.roots())) if (n instanceof Load l && !inBounds(site, arrays[l.array()], l.index(), guard, start, trips)) return false;
+    for (Store s : t.stores()) if (!inBounds(site, arrays[s.array()], s.index(), guard, start, trips)) return false;
+    for (long k = 0; k < trips; k++) {
+      int i = (int) (start + k * site.shape().step());
+      Map<Node, Long> v = new Interpreter(arrays, params, accs).evaluate(t.roots(), i);
+      for (Store s : t.stores()) {
+        if (v.get(s.predicate()) != 0) Evaluator.store(arrays[s.array()], s.elementType(), (int) (long) v.get(s.index()), v.get(s.value()));
+      }
+      long[] next = accs.clone();
+      for (Reduction r : t.reductions()) next[r.acc()] = v.get(r.update());
+      System.arraycopy(next, 0, accs, 0, accs.length);
+    }
+    System.arraycopy(accs, 0, scalars, np, accs.length);
+    scalars[scalars.length - 1] = (int) (start + trips * site.shape().step());
+    submitted++;
+    return true;
+  }
+
+  private static boolean inBounds(LoopSite site, Object array, Node index, Interpreter guard, int start, long trips) {
+    AffineIndex ai = AffineIndex.of(index);
+    long off = (int) guard.evaluate(ai.offset(), 0);
+    int len = Array.getLength(array);
+    for (long k : new long[] {0, trips - 1}) {
+      if (trips == 0) break;
+      long v = ai.scale() * (start + k * site.shape().step()) + off;
+      if (v < 0 || v >= len) return false;
+    }
+    return true;
+  }
+
+  public static void sync() { syncs++; }
+}
