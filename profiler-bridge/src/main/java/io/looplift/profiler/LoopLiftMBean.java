@@ -1,0 +1,22 @@
+package io.looplift.profiler;
+
+/**
+ * The management interface registered as {@code io.looplift:type=LoopLift} by
+ * {@link Profiler#registerMBean()}. Every attribute is computed when read; no operation throws.
+ */
+public interface LoopLiftMBean {
+  /** The report of {@link Profiler#reportJson()}. */
+  String getReportJson();
+
+  /** Offloaded runs over all loop sites. */
+  long getOffloadedRuns();
+
+  /** Runs over all loop sites that fell back to the original bytecode. */
+  long getFallbackRuns();
+
+  /** Loop sites seen so far, offloaded and rejected. */
+  int getLoopCount();
+
+  /** Writes the report to {@code path} as {@link Profiler#writeReport} does; failures go to stderr. */
+  void writeReport(String path);
+}

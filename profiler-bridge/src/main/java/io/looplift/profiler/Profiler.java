@@ -1,0 +1,388 @@
+package io.looplift.profiler;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/**
+ * LoopLift's profiler: collects call-site and kernel records and shows them as the JSON report, a human
+ * summary, JFR events and the MBean {@code io.looplift:type=LoopLift}.
+ *
+ * <p>Thread-safe. The run-time methods ({@link #offloaded}, {@link #fallback}, {@link #kernelLaunch}) take
+ * no lock: counters are {@link java.util.concurrent.atomic.LongAdder}s and a JFR event is only filled in
+ * when JFR has it enabled. A site id that {@link #siteAdded} never returned is ignored rather than
+ * reported as an error, because the profiler must never make a loop fail. The reports are snapshots:
+ * counters updated while a report is built may or may not be in it.
+ */
+public final class Profiler {
+  /** The name {@link #registerMBean()} registers under. */
+  static final String MBEAN_NAME = "io.looplift:type=LoopLift";
+
+  private final Object sitesLock = new Object();
+  /**
+   * Sites by id. Copy-on-write under {@link #sitesLock}; the array is re-published (a volatile write) after
+   * every addition so that a reader that sees an id also sees its record.
+   */
+  private volatile SiteRecord[] sites = new SiteRecord[16];
+  private int siteCount; // guarded by sitesLock
+
+  private final Map<String, KernelRecord> kernels = new ConcurrentHashMap<>();
+  private final AtomicLong kernelOrder = new AtomicLong();
+  private volatile List<String> devices = List.of();
+  private volatile TraceCacheTotals traceCache = new TraceCacheTotals(0, 0);
+  private boolean mbeanRegistered; // guarded by this
+
+  private record TraceCacheTotals(long hits, long misses) {}
+
+  /** An empty profiler: no sites, kernels or devices. */
+  public Profiler() {}
+
+  /**
+   * Records a loop site the analyzer looked at, offloaded or rejected, and returns its id: 0 for the first
+   * site, then 1, 2, … in call order.
+   *
+   * @throws NullPointerException if {@code info} is null
+   */
+  public int siteAdded(SiteInfo info) {
+    Objects.requireNonNull(info, "info");
+    synchronized (sitesLock) {
+      SiteRecord[] s = sites;
+      int id = siteCount;
+      if (id == s.length) s = Arrays.copyOf(s, s.length * 2);
+      s[id] = new SiteRecord(id, info);
+      siteCount = id + 1;
+      sites = s;
+      return id;
+    }
+  }
+
+  /** Records one run of site {@code siteId} that executor {@code executor} computed in {@code nanos}. */
+  public void offloaded(int siteId, String executor, long nanos) {
+    SiteRecord site = site(siteId);
+    if (site == null) return;
+    site.offloaded.increment();
+    site.timeNanos.add(Math.max(0, nanos));
+    site.executors.add(executor);
+    OffloadEvent event = new OffloadEvent();
+    if (event.isEnabled()) {
+      event.site = siteId;
+      event.className = site.info.className();
+      event.method = site.info.method();
+      event.line = site.info.line();
+      event.executor = executor;
+      event.runTime = nanos;
+      event.commit();
+    }
+  }
+
+  /** Records one run of site {@code siteId} that ran as the original bytecode, and remembers its reason. */
+  public void fallback(int siteId, String reason) {
+    SiteRecord site = site(siteId);
+    if (site == null) return;
+    site.fallback.increment();
+    site.lastFallback = reason;
+    FallbackEvent event = new FallbackEvent();
+    if (event.isEnabled()) {
+      event.site = siteId;
+      event.className = site.info.className();
+      event.method = site.info.method();
+      event.line = site.info.line();
+      event.reason = reason;
+      event.commit();
+    }
+  }
+
+  /**
+   * Records one launch of kernel {@code kernelId} on {@code executor} that served site {@code siteId} and
+   * took {@code nanos}. Every call counts as one launch; the kernel's {@code loops} in the report are the
+   * distinct site ids of its calls. Launch time is kept per kernel; a site's own time comes from
+   * {@link #offloaded}, so the two never add up twice.
+   */
+  public void kernelLaunch(String kernelId, String executor, int siteId, long nanos) {
+    String id = String.valueOf(kernelId);
+    KernelRecord k = kernels.get(id);
+    if (k == null) k = kernels.computeIfAbsent(id, x -> new KernelRecord(x, kernelOrder.getAndIncrement()));
+    k.launches.increment();
+    k.timeNanos.add(Math.max(0, nanos));
+    k.executors.add(executor);
+    k.served(siteId);
+    KernelEvent event = new KernelEvent();
+    if (event.isEnabled()) {
+      event.kernelId = id;
+      event.executor = executor;
+      event.site = siteId;
+      event.kernelTime = nanos;
+      event.commit();
+    }
+  }
+
+  /** Sets the devices the executors found, one human-readable description each, replacing earlier ones. */
+  public void devices(List<String> descriptions) {
+    List<String> copy = new ArrayList<>();
+    if (descriptions != null) {
+      for (String d : descriptions) {
+        if (d != null) copy.add(d);
+      }
+    }
+    devices = List.copyOf(copy);
+  }
+
+  /** Sets the trace-cache totals the report shows (totals, not increments). */
+  public void traceCache(long hits, long misses) {
+    traceCache = new TraceCacheTotals(hits, misses);
+  }
+
+  /**
+   * Emits a {@code looplift.TraceCacheMiss} JFR event for the key described by {@code key} when JFR has
+   * it enabled. Counts nothing: the totals come from {@link #traceCache}.
+   */
+  public void traceCacheMiss(String key) {
+    TraceCacheMissEvent event = new TraceCacheMissEvent();
+    if (event.isEnabled()) {
+      event.key = key;
+      event.commit();
+    }
+  }
+
+  /**
+   * The report of DESIGN.md as one line of JSON:
+   * {@code {"loops":[…],"traceCache":{"hits","misses"},"kernels":[…],"devices":[…]}}. Each loop has
+   * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
+   * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
+   * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
+   * {@code lastFallback}; each kernel has {@code id}, {@code executor}, {@code loops} (site ids),
+   * {@code launches} and {@code timeNanos}.
+   */
+  public String reportJson() {
+    JsonWriter w = new JsonWriter().beginObject();
+    w.name("loops").beginArray();
+    for (SiteRecord s : siteSnapshot()) {
+      SiteInfo i = s.info;
+      w.beginObject()
+          .name("id").value(s.id)
+          .name("class").value(i.className())
+          .name("method").value(i.method())
+          .name("descriptor").value(i.descriptor())
+          .name("line").value(i.line())
+          .name("kind").value(i.kind())
+          .name("status").value(i.status())
+          .name("reason").value(i.reason())
+          .name("executor").value(s.executors.mostUsed())
+          .name("runs").beginObject()
+          .name("offloaded").value(s.offloaded.sum())
+          .name("fallback").value(s.fallback.sum())
+          .endObject()
+          .name("timeNanos").value(s.timeNanos.sum())
+          .name("lastFallback").value(s.lastFallback)
+          .endObject();
+    }
+    w.endArray();
+    TraceCacheTotals tc = traceCache;
+    w.name("traceCache").beginObject().name("hits").value(tc.hits()).name("misses").value(tc.misses()).endObject();
+    w.name("kernels").beginArray();
+    for (KernelRecord k : kernelSnapshot()) {
+      w.beginObject().name("id").value(k.id).name("executor").value(k.executors.mostUsed());
+      w.name("loops").beginArray();
+      for (int siteId : k.sites()) w.value(siteId);
+      w.endArray();
+      w.name("launches").value(k.launches.sum()).name("timeNanos").value(k.timeNanos.sum()).endObject();
+    }
+    w.endArray();
+    w.name("devices").beginArray();
+    for (String d : devices) w.value(d);
+    w.endArray();
+    return w.endObject().toString();
+  }
+
+  /**
+   * A short report for people: one line per loop site, for example
+   * {@code offloaded  Demo.scale:12  map  jvm  runs 3/0  4.1 ms} (runs are offloaded/fallback), then one
+   * line of totals. Lines end with {@code \n}.
+   */
+  public String summary() {
+    StringBuilder sb = new StringBuilder();
+    List<SiteRecord> all = siteSnapshot();
+    long offloadedSites = 0;
+    long offloadedRuns = 0;
+    long fallbackRuns = 0;
+    long nanos = 0;
+    for (SiteRecord s : all) {
+      SiteInfo i = s.info;
+      boolean offloaded = "offloaded".equals(i.status());
+      long off = s.offloaded.sum();
+      long fb = s.fallback.sum();
+      long t = s.timeNanos.sum();
+      if (offloaded) offloadedSites++;
+      offloadedRuns += off;
+      fallbackRuns += fb;
+      nanos += t;
+      sb.append(String.format(Locale.ROOT, "%-10s %s  %s", i.status(), where(i), i.kind()));
+      if (offloaded) {
+        String executor = s.executors.mostUsed();
+        sb.append("  ").append(executor == null ? "-" : executor)
+            .append("  runs ").append(off).append('/').append(fb)
+            .append("  ").append(millis(t));
+        String last = s.lastFallback;
+        if (last != null) sb.append("  last fallback: ").append(last);
+      } else {
+        sb.append("  ").append(i.reason());
+      }
+      sb.append('\n');
+    }
+    long launches = 0;
+    long kernelNanos = 0;
+    List<KernelRecord> ks = kernelSnapshot();
+    for (KernelRecord k : ks) {
+      launches += k.launches.sum();
+      kernelNanos += k.timeNanos.sum();
+    }
+    TraceCacheTotals tc = traceCache;
+    sb.append(String.format(Locale.ROOT,
+        "looplift: %d loops (%d offloaded, %d rejected), runs %d/%d, %s; %d kernels, %d launches, %s;"
+            + " trace cache %d hits, %d misses%n",
+        all.size(), offloadedSites, all.size() - offloadedSites, offloadedRuns, fallbackRuns, millis(nanos),
+        ks.size(), launches, millis(kernelNanos), tc.hits(), tc.misses()));
+    return sb.toString();
+  }
+
+  /**
+   * Writes {@link #reportJson()} to {@code path}: to a temporary file in the same directory first, then
+   * moved into place, so a reader never sees a partial report. Never throws: on failure it prints
+   * {@code looplift: cannot write report to PATH: reason} to stderr and leaves no temporary file behind.
+   */
+  public void writeReport(Path path) {
+    Path tmp = null;
+    try {
+      Path target = path.toAbsolutePath();
+      Path dir = target.getParent();
+      // Checked first so that the message names the directory, not the temporary file in it.
+      if (dir != null && !Files.isDirectory(dir)) throw new NoSuchFileException(dir.toString(), null, "no such directory");
+      tmp = Files.createTempFile(dir, target.getFileName() + ".", ".tmp");
+      Files.writeString(tmp, reportJson() + "\n", StandardCharsets.UTF_8);
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      tmp = null;
+    } catch (Exception e) {
+      System.err.println("looplift: cannot write report to " + path + ": " + reason(e));
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException | RuntimeException ignored) {
+          // The failure is already reported; a leftover temporary file is all that remains of it.
+        }
+      }
+    }
+  }
+
+  /**
+   * Registers this profiler's MBean as {@code io.looplift:type=LoopLift} in the platform MBean server,
+   * replacing a bean another profiler registered there (a re-attached agent's profiler is the live one).
+   * Idempotent and never throws; returns whether this profiler's bean is registered.
+   *
+   * <p>It starts the platform MBean server, which initializes {@code java.util.logging}: an agent should
+   * call it once the application is running, not in {@code premain}, or an application that installs its
+   * own {@code LogManager} will find the default one already in place.
+   */
+  public synchronized boolean registerMBean() {
+    try {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      ObjectName name = new ObjectName(MBEAN_NAME);
+      if (mbeanRegistered && server.isRegistered(name)) return true;
+      if (server.isRegistered(name)) server.unregisterMBean(name);
+      server.registerMBean(new StandardMBean(new MBeanView(this), LoopLiftMBean.class), name);
+      mbeanRegistered = true;
+    } catch (JMException | RuntimeException e) {
+      System.err.println("looplift: cannot register MBean " + MBEAN_NAME + ": " + reason(e));
+      mbeanRegistered = false;
+    }
+    return mbeanRegistered;
+  }
+
+  long offloadedRuns() {
+    long n = 0;
+    for (SiteRecord s : siteSnapshot()) n += s.offloaded.sum();
+    return n;
+  }
+
+  long fallbackRuns() {
+    long n = 0;
+    for (SiteRecord s : siteSnapshot()) n += s.fallback.sum();
+    return n;
+  }
+
+  int loopCount() {
+    synchronized (sitesLock) {
+      return siteCount;
+    }
+  }
+
+  private SiteRecord site(int siteId) {
+    SiteRecord[] s = sites;
+    return siteId >= 0 && siteId < s.length ? s[siteId] : null;
+  }
+
+  private List<SiteRecord> siteSnapshot() {
+    synchronized (sitesLock) {
+      return List.of(Arrays.copyOf(sites, siteCount));
+    }
+  }
+
+  private List<KernelRecord> kernelSnapshot() {
+    List<KernelRecord> ks = new ArrayList<>(kernels.values());
+    ks.sort(Comparator.comparingLong(k -> k.order));
+    return ks;
+  }
+
+  private static String where(SiteInfo i) {
+    String cls = String.valueOf(i.className());
+    String simple = cls.substring(cls.lastIndexOf('.') + 1);
+    return simple + "." + i.method() + (i.line() >= 0 ? ":" + i.line() : "");
+  }
+
+  private static String millis(long nanos) {
+    return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+  }
+
+  /** A reason a user can act on; file-system messages alone are often just the file name. */
+  private static String reason(Exception e) {
+    if (e instanceof FileSystemException) {
+      FileSystemException f = (FileSystemException) e;
+      String what = f.getReason();
+      if (what == null) {
+        if (f instanceof NoSuchFileException) {
+          what = "no such file or directory";
+        } else if (f instanceof AccessDeniedException) {
+          what = "permission denied";
+        } else {
+          what = f.getClass().getSimpleName();
+        }
+      }
+      return what + ": " + f.getFile();
+    }
+    return e.getMessage() != null ? e.getMessage() : e.toString();
+  }
+}

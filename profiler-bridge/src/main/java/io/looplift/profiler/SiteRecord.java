@@ -1,0 +1,19 @@
+package io.looplift.profiler;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The call-site (PC) record of one loop site: what it is and what its runs did. Thread-safe. */
+final class SiteRecord {
+  final int id;
+  final SiteInfo info;
+  final LongAdder offloaded = new LongAdder();
+  final LongAdder fallback = new LongAdder();
+  final LongAdder timeNanos = new LongAdder();
+  final ExecutorCounts executors = new ExecutorCounts();
+  volatile String lastFallback;
+
+  SiteRecord(int id, SiteInfo info) {
+    this.id = id;
+    this.info = info;
+  }
+}
