@@ -1,0 +1,2 @@
+/** The reference executor: a sequential interpreter of loop templates, the ground truth for verify mode. */
+package io.looplift.executors.reference;
