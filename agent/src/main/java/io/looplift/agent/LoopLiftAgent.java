@@ -1,0 +1,222 @@
+package io.looplift.agent;
+
+import io.looplift.analyzer.ClassRewriter;
+import io.looplift.analyzer.RewriteOptions;
+import io.looplift.bridge.LoopBridge;
+import io.looplift.executors.ExecutionOptions;
+import io.looplift.executors.Executor;
+import io.looplift.executors.jvm.JvmExecutor;
+import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.profiler.Profiler;
+import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent behind the launcher: builds the pipeline from the options, installs it behind
+ * {@link LoopBridge}, and adds the class file transformer. Also carries out the actions the attach CLI
+ * sends to a running agent ({@code action=detach}, {@code action=report}).
+ *
+ * <p>One agent per JVM. It is kept in a static field because the attach CLI talks to it through later
+ * {@code agentmain} calls, and because the bridge accepts a dispatcher only once: detaching removes the
+ * transformer, and attaching again reuses the same pipeline (and therefore the first attach's options).
+ */
+public final class LoopLiftAgent {
+  private static LoopLiftAgent current; // guarded by LoopLiftAgent.class
+
+  private final LoopLiftConfig config;
+  private final AgentLog log;
+  private final Profiler profiler;
+  private final LoopTransformer transformer;
+  private final Instrumentation inst;
+  private boolean active; // transformer installed; guarded by LoopLiftAgent.class
+
+  private LoopLiftAgent(LoopLiftConfig config, AgentLog log, Profiler profiler, LoopTransformer transformer,
+      Instrumentation inst) {
+    this.config = config;
+    this.log = log;
+    this.profiler = profiler;
+    this.transformer = transformer;
+    this.inst = inst;
+  }
+
+  /**
+   * Starts the agent, or carries out {@code action=attach|detach|report} on the running one. Called by
+   * the launcher from {@code premain} ({@code attached} false) and {@code agentmain} (true). Never
+   * throws: on any failure it prints one {@code looplift:} line and the program runs as it would without
+   * the agent.
+   *
+   * @param args the agent argument string {@code key=value,...}, or null
+   */
+  public static void start(String args, Instrumentation inst, boolean attached) {
+    try {
+      act(args, inst, attached);
+    } catch (Throwable e) {
+      System.err.println("looplift: could not start (" + e + "); the program runs without LoopLift");
+    }
+  }
+
+  private static synchronized void act(String args, Instrumentation inst, boolean attached) {
+    Map<String, String> parsed = LoopLiftConfig.parseArgs(args, System.err::println);
+    String action = parsed.remove("action");
+    if (action == null || action.equals("attach")) {
+      if (current == null) {
+        current = create(parsed, inst, attached);
+        current.activate(attached);
+      } else if (!current.active) {
+        if (!parsed.isEmpty()) current.log.warn("attached again; the options of the first start stay in effect");
+        current.activate(true);
+      } else {
+        current.log.warn("already attached; nothing to do");
+      }
+    } else if (action.equals("detach")) {
+      if (current == null || !current.active) {
+        System.err.println("looplift: not attached; nothing to detach");
+      } else {
+        current.deactivate();
+      }
+    } else if (action.equals("report")) {
+      if (current == null) {
+        System.err.println("looplift: not running; no report to write");
+        return;
+      }
+      String path = parsed.get("report");
+      Path target = path != null ? Path.of(path) : current.config.report();
+      if (target == null) {
+        System.err.println("looplift: no report path; pass report=PATH");
+      } else {
+        current.profiler.writeReport(target);
+      }
+    } else {
+      System.err.println("looplift: bad value '" + action + "' for action; accepted: attach, detach, report — ignored");
+    }
+  }
+
+  private static LoopLiftAgent create(Map<String, String> args, Instrumentation inst, boolean attached) {
+    LoopLiftConfig config = LoopLiftConfig.load(args, System.err::println);
+    AgentLog log = AgentLog.stderr(config.log());
+    log.debug("options: " + config);
+    if (config.verify() != LoopLiftConfig.Verify.OFF) {
+      log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
+          + " is not implemented yet; launches are not verified");
+    }
+    Profiler profiler = new Profiler();
+    Sites sites = new Sites(profiler, log);
+    ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
+        config.precision() == LoopLiftConfig.Precision.ULP);
+    LoopBridge.install(new LoopDispatcher(sites, executors(config, log), options, profiler, log,
+        LoopDispatcher.QUEUE_LIMIT));
+    LoopTransformer transformer = new LoopTransformer(config,
+        new ClassRewriter(new RewriteOptions(config.minLength()), sites), log);
+    LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
+    Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
+    registerMBean(profiler, attached);
+    return agent;
+  }
+
+  /** The executors in order of preference, ending with the reference executor as the last resort. */
+  private static List<Executor> executors(LoopLiftConfig config, AgentLog log) {
+    List<Executor> list = new ArrayList<>();
+    LoopLiftConfig.ExecutorChoice choice = config.executor();
+    if (choice == LoopLiftConfig.ExecutorChoice.OPENCL) {
+      // INTEGRATION POINT (opencl): add OpenClExecutor (chosen with config.openclDevice() from
+      // DeviceInventory, program cache in config.cacheDir()) here, first in the list, and pass the
+      // inventory's device descriptions to Profiler.devices(). Until it is in the build, jvm runs.
+      log.warn("executor=opencl is not available in this build yet; using jvm");
+    }
+    if (choice != LoopLiftConfig.ExecutorChoice.REFERENCE) {
+      list.add(new JvmExecutor(Runtime.getRuntime().availableProcessors()));
+    }
+    list.add(new ReferenceExecutor());
+    return list;
+  }
+
+  /**
+   * Registers the profiler's MBean. Attached, the program is running and it can happen now; from premain
+   * it waits a moment on a daemon thread, because starting the MBean server initializes
+   * {@code java.util.logging} and a program that installs its own LogManager in main must get there first.
+   */
+  private static void registerMBean(Profiler profiler, boolean attached) {
+    if (attached) {
+      profiler.registerMBean();
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(1000);
+        profiler.registerMBean();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "looplift-mbean");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Installs the transformer; with {@code retransform}, rewrites the eligible classes already loaded. */
+  private void activate(boolean retransform) {
+    inst.addTransformer(transformer, true);
+    active = true;
+    if (!retransform) return;
+    List<Class<?>> classes = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      if (inst.isModifiableClass(c) && transformer.eligible(c)) classes.add(c);
+    }
+    int done = retransform(classes);
+    log.info("attached; " + done + " of " + classes.size() + " loaded classes retransformed");
+  }
+
+  /** Removes the transformer and gives every class it rewrote back its original bytes. */
+  private void deactivate() {
+    inst.removeTransformer(transformer);
+    active = false;
+    List<Class<?>> classes = new ArrayList<>();
+    for (Class<?> c : inst.getAllLoadedClasses()) {
+      // With our transformer gone, retransformation rebuilds a class from its original bytes.
+      if (inst.isModifiableClass(c) && !c.isArray() && transformer.rewrote(c.getName().replace('.', '/'))) {
+        classes.add(c);
+      }
+    }
+    int done = retransform(classes);
+    log.info("detached; " + done + " of " + classes.size() + " rewritten classes restored");
+  }
+
+  /** Retransforms {@code classes}, one by one where the batch fails; returns how many succeeded. */
+  private int retransform(List<Class<?>> classes) {
+    if (classes.isEmpty()) return 0;
+    try {
+      inst.retransformClasses(classes.toArray(new Class<?>[0]));
+      return classes.size();
+    } catch (Throwable batch) {
+      log.debug("retransforming " + classes.size() + " classes at once failed (" + batch + "); one by one");
+    }
+    int done = 0;
+    for (Class<?> c : classes) {
+      try {
+        inst.retransformClasses(c);
+        done++;
+      } catch (Throwable e) {
+        log.debugOnce("retransform " + c.getName(), "could not retransform " + c.getName() + ": " + e);
+      }
+    }
+    return done;
+  }
+
+  /** Writes the report and, at {@code log=info}, the summary. Runs in a shutdown hook; never throws. */
+  private void atExit() {
+    try {
+      if (config.report() != null) profiler.writeReport(config.report());
+      if (!log.info()) return;
+      String[] lines = profiler.summary().split("\n");
+      // The last line is the totals (already prefixed); the per-loop lines before it are for debug.
+      if (log.debug()) {
+        for (int k = 0; k < lines.length - 1; k++) log.debug(lines[k]);
+      }
+      if (lines.length > 0) System.err.println(lines[lines.length - 1]);
+    } catch (Throwable e) {
+      System.err.println("looplift: could not finish the report: " + e);
+    }
+  }
+}

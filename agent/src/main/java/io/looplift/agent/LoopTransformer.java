@@ -1,0 +1,66 @@
+package io.looplift.agent;
+
+import io.looplift.analyzer.ClassRewriter;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Rewrites the loops of eligible classes as they load (or are retransformed). Eligible: defined by a class
+ * loader other than the bootstrap, platform and agent loaders, not a JDK or LoopLift class, and accepted by
+ * {@code include}/{@code exclude}. Thread-safe and never throws: a class it cannot rewrite loads as it is.
+ */
+final class LoopTransformer implements ClassFileTransformer {
+  private static final String[] SKIPPED_PREFIXES = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "io/looplift/"};
+
+  private final LoopLiftConfig config;
+  private final ClassRewriter rewriter;
+  private final AgentLog log;
+  private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
+  private final ClassLoader own = LoopTransformer.class.getClassLoader();
+  // Internal names, not classes: remembering a name never keeps an application class loader alive.
+  private final Set<String> rewritten = ConcurrentHashMap.newKeySet();
+
+  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, AgentLog log) {
+    this.config = config;
+    this.rewriter = rewriter;
+    this.log = log;
+  }
+
+  @Override
+  public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+      ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+    try {
+      if (!eligible(loader, className) || classfileBuffer == null) return null;
+      byte[] out = rewriter.rewrite(classfileBuffer, loader);
+      if (out != null) {
+        rewritten.add(className);
+        log.debug("rewrote " + className.replace('/', '.'));
+      }
+      return out;
+    } catch (Throwable e) {
+      log.debugOnce("transform " + className, "left " + className + " unchanged: " + e);
+      return null;
+    }
+  }
+
+  /** True when a class named {@code internalName} defined by {@code loader} may be rewritten. */
+  boolean eligible(ClassLoader loader, String internalName) {
+    if (loader == null || loader == platform || loader == own || internalName == null) return false;
+    for (String p : SKIPPED_PREFIXES) {
+      if (internalName.startsWith(p)) return false;
+    }
+    return config.accepts(internalName.replace('/', '.'));
+  }
+
+  /** True when the already loaded class {@code c} may be rewritten (retransformation at attach). */
+  boolean eligible(Class<?> c) {
+    return !c.isArray() && !c.isPrimitive() && !c.isHidden() && eligible(c.getClassLoader(), c.getName().replace('.', '/'));
+  }
+
+  /** True when this transformer changed a class of that internal name (in any loader). */
+  boolean rewrote(String internalName) {
+    return rewritten.contains(internalName);
+  }
+}

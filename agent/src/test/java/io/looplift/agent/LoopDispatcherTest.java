@@ -1,0 +1,317 @@
+package io.looplift.agent;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.analyzer.LoopShape;
+import io.looplift.analyzer.LoopSite;
+import io.looplift.executors.ExecutionException;
+import io.looplift.executors.ExecutionOptions;
+import io.looplift.executors.Executor;
+import io.looplift.executors.Launch;
+import io.looplift.executors.jvm.JvmExecutor;
+import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.ir.Acc;
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
+import io.looplift.ir.Cond;
+import io.looplift.ir.Const;
+import io.looplift.ir.Index;
+import io.looplift.ir.Load;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.ir.Node;
+import io.looplift.ir.Param;
+import io.looplift.ir.ReduceOp;
+import io.looplift.ir.Reduction;
+import io.looplift.ir.Store;
+import io.looplift.ir.Type;
+import io.looplift.profiler.Profiler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class LoopDispatcherTest {
+  private static final Node I = Index.I;
+  private static final LoopShape UP = new LoopShape(Cond.LT, 1);
+
+  private final List<String> lines = new ArrayList<>();
+  private final Profiler profiler = new Profiler();
+  private final AgentLog log = new AgentLog(LoopLiftConfig.LogLevel.DEBUG, lines::add);
+  private final Sites sites = new Sites(profiler, log);
+  private final List<Executor> opened = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    opened.forEach(Executor::close);
+  }
+
+  private LoopDispatcher dispatcher(int queueLimit, Executor... executors) {
+    opened.addAll(List.of(executors));
+    return new LoopDispatcher(sites, List.of(executors), ExecutionOptions.EXACT, profiler, log, queueLimit);
+  }
+
+  private LoopDispatcher reference() { return dispatcher(64, new ReferenceExecutor()); }
+
+  private int site(LoopTemplate t, LoopShape shape, String kind) {
+    return sites.register(new LoopSite("com.acme.Foo", "bar", "([D[D)V", 42, kind, t, shape, null));
+  }
+
+  /** {@code b[i] = a[i + shift] * p0 + 1.0} over doubles. */
+  private static LoopTemplate scale(int shift) {
+    Node a = new Load(0, Type.DOUBLE, Binary.of(BinaryOp.ADD, I, Const.ofInt(shift)));
+    Node v = Binary.of(BinaryOp.ADD, Binary.of(BinaryOp.MUL, a, new Param(0, Type.DOUBLE)), Const.ofDouble(1.0));
+    return new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE), List.of(Type.DOUBLE), List.of(),
+        List.of(new Store(1, Type.DOUBLE, I, v, Const.TRUE)), List.of());
+  }
+
+  /** {@code s += a[i]} over doubles, in Java's order. */
+  private static LoopTemplate sum() {
+    Node e = new Load(0, Type.DOUBLE, I);
+    Node update = Binary.of(BinaryOp.ADD, new Acc(0, Type.DOUBLE), e);
+    return new LoopTemplate(List.of(Type.DOUBLE), List.of(), List.of(Type.DOUBLE), List.of(),
+        List.of(new Reduction(0, Type.DOUBLE, update, ReduceOp.ADD, e)));
+  }
+
+  private static double[] ramp(int n) {
+    double[] a = new double[n];
+    for (int k = 0; k < n; k++) a[k] = k * 0.5 + 0.1;
+    return a;
+  }
+
+  private static long[] scalars(double p) {
+    return new long[] {Double.doubleToRawLongBits(p), 0};
+  }
+
+  private static double[] expectedScale(double[] a, int shift, int from, int to, double p, int n) {
+    double[] b = new double[n];
+    for (int i = from; i < to; i++) b[i] = a[i + shift] * p + 1.0;
+    return b;
+  }
+
+  private String report() { return profiler.reportJson(); }
+
+  @Test
+  void aMapIsDeferredUntilSync() {
+    LoopDispatcher d = reference();
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100);
+    double[] b = new double[100];
+    long[] s = scalars(3.0);
+    assertTrue(d.submit(id, new Object[] {a, b}, s, 0, 100));
+    assertEquals(100, s[1], "the induction variable after the loop");
+    assertArrayEquals(new double[100], b, "deferred until a read point");
+    d.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, 100, 3.0, 100), b);
+    assertTrue(report().contains("\"offloaded\":1"), report());
+    assertTrue(report().contains("\"executor\":\"reference\""), report());
+  }
+
+  @Test
+  void theQueueRunsByItselfAtItsLimit() {
+    LoopDispatcher d = dispatcher(2, new ReferenceExecutor());
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(10);
+    double[] b1 = new double[10];
+    double[] b2 = new double[10];
+    assertTrue(d.submit(id, new Object[] {a, b1}, scalars(2.0), 0, 10));
+    assertArrayEquals(new double[10], b1);
+    assertTrue(d.submit(id, new Object[] {a, b2}, scalars(4.0), 0, 10));
+    assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b1);
+    assertArrayEquals(expectedScale(a, 0, 0, 10, 4.0, 10), b2);
+  }
+
+  @Test
+  void deferredLaunchesRunInOrder() {
+    LoopDispatcher d = reference();
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(10);
+    double[] b = new double[10];
+    double[] c = new double[10];
+    assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10)); // b = a * 2 + 1
+    assertTrue(d.submit(id, new Object[] {b, c}, scalars(3.0), 0, 10)); // c = b * 3 + 1 reads the new b
+    d.sync();
+    assertArrayEquals(expectedScale(expectedScale(a, 0, 0, 10, 2.0, 10), 0, 0, 10, 3.0, 10), c);
+  }
+
+  @Test
+  void aReductionRunsAtOnceAfterTheQueueAndReturnsItsResult() {
+    LoopDispatcher d = reference();
+    int map = site(scale(0), UP, "map");
+    int sum = site(sum(), UP, "reduce");
+    double[] a = ramp(1000);
+    double[] b = new double[1000];
+    assertTrue(d.submit(map, new Object[] {a, b}, scalars(2.0), 0, 1000));
+    long[] s = {Double.doubleToRawLongBits(0.25), 0};
+    assertTrue(d.submit(sum, new Object[] {b}, s, 10, 1000));
+    double expected = 0.25;
+    double[] eb = expectedScale(a, 0, 0, 1000, 2.0, 1000);
+    for (int i = 10; i < 1000; i++) expected += eb[i];
+    assertEquals(Double.doubleToRawLongBits(expected), s[0], "bit-exact, in Java's order");
+    assertEquals(1000, s[1]);
+    assertArrayEquals(eb, b, "the map ran before the reduction read b");
+  }
+
+  @Test
+  void jvmAndReferenceExecutorsAgreeBitForBit() {
+    int id = site(scale(1), UP, "map");
+    int sum = site(sum(), UP, "reduce");
+    double[] a = ramp(50_001);
+    double[] viaJvm = new double[50_000];
+    double[] viaRef = new double[50_000];
+    LoopDispatcher jvm = dispatcher(64, new JvmExecutor(4), new ReferenceExecutor());
+    LoopDispatcher ref = reference();
+    assertTrue(jvm.submit(id, new Object[] {a, viaJvm}, scalars(1.5), 0, 50_000));
+    assertTrue(ref.submit(id, new Object[] {a, viaRef}, scalars(1.5), 0, 50_000));
+    jvm.sync();
+    ref.sync();
+    assertArrayEquals(viaRef, viaJvm);
+    long[] s1 = {0, 0};
+    long[] s2 = {0, 0};
+    assertTrue(jvm.submit(sum, new Object[] {a}, s1, 0, 50_001));
+    assertTrue(ref.submit(sum, new Object[] {a}, s2, 0, 50_001));
+    assertArrayEquals(s2, s1);
+    assertTrue(report().contains("\"executor\":\"jvm\""), report());
+  }
+
+  @Test
+  void aNegativeStepIsCheckedAtBothEnds() {
+    LoopDispatcher d = reference();
+    int id = site(scale(0), new LoopShape(Cond.GE, -1), "map");
+    double[] a = ramp(10);
+    double[] b = new double[10];
+    long[] s = scalars(2.0);
+    assertTrue(d.submit(id, new Object[] {a, b}, s, 9, 0));
+    assertEquals(-1, s[1]);
+    d.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b);
+    assertFalse(d.submit(id, new Object[] {a, b}, scalars(2.0), 10, 0));
+  }
+
+  @Test
+  void anEmptyRangeDoesNothingAndSucceeds() {
+    LoopDispatcher d = reference();
+    int id = site(scale(0), UP, "map");
+    long[] s = scalars(2.0);
+    assertTrue(d.submit(id, new Object[] {null, null}, s, 5, 5));
+    assertEquals(5, s[1]);
+  }
+
+  @Test
+  void guardFailuresFallBackWithAReason() {
+    LoopDispatcher d = reference();
+    int id = site(scale(1), UP, "map");
+    double[] a = ramp(10);
+    double[] b = new double[10];
+    assertFalse(d.submit(id, new Object[] {null, b}, scalars(1), 0, 9));
+    assertTrue(report().contains("array 0 is null"), report());
+    assertFalse(d.submit(id, new Object[] {new float[10], b}, scalars(1), 0, 9));
+    assertTrue(report().contains("array 0 is a float[], not a double[]"), report());
+    assertFalse(d.submit(id, new Object[] {a, b}, scalars(1), 0, 10)); // reads a[10]
+    assertTrue(report().contains("index out of bounds on array 0"), report());
+    assertFalse(d.submit(id, new Object[] {a, new double[8]}, scalars(1), 0, 9));
+    assertTrue(report().contains("index out of bounds on array 1"), report());
+    assertFalse(d.submit(id, new Object[] {a, b}, scalars(1), -1, 9));
+    assertFalse(d.submit(id, new Object[] {b, b}, scalars(1), 0, 9));
+    assertTrue(report().contains("array 1 is written and is also array 0"), report());
+    assertFalse(d.submit(id, new Object[] {a}, scalars(1), 0, 9));
+    assertFalse(d.submit(id, new Object[] {a, b}, new long[1], 0, 9));
+    assertArrayEquals(new double[10], b, "nothing written by a failed guard");
+    assertTrue(report().contains("\"fallback\":8"), report());
+    assertTrue(d.submit(id, new Object[] {a, b}, scalars(1), 0, 9));
+  }
+
+  @Test
+  void unknownSitesAndUncountedLoopsFallBack() {
+    LoopDispatcher d = reference();
+    assertFalse(d.submit(12345, new Object[0], new long[1], 0, 10));
+    int rejected = sites.register(new LoopSite("com.acme.Foo", "baz", "()V", 57, "loop", null, null, "early exit"));
+    assertFalse(d.submit(rejected, new Object[0], new long[1], 0, 10));
+    int id = site(scale(0), new LoopShape(Cond.NE, 2), "map");
+    assertFalse(d.submit(id, new Object[] {ramp(10), new double[10]}, scalars(1), 0, 5)); // never meets 5
+  }
+
+  @Test
+  void aFallbackFirstRunsTheDeferredWorkTheOriginalLoopMayRead() {
+    LoopDispatcher d = reference();
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(10);
+    double[] b = new double[10];
+    assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
+    assertFalse(d.submit(id, new Object[] {b, b}, scalars(2.0), 0, 10)); // aliasing: the caller runs its loop
+    assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b, "visible before the original loop runs");
+  }
+
+  @Test
+  void aFailingExecutorHandsOverToTheNextAndAnUnsupportingOneIsSkipped() {
+    AtomicInteger attempts = new AtomicInteger();
+    Executor failing = new Stub("broken", true, () -> {
+      attempts.incrementAndGet();
+      throw new ExecutionException("no device");
+    });
+    Executor unsupported = new Stub("picky", false, () -> {
+      throw new AssertionError("must not run");
+    });
+    LoopDispatcher d = dispatcher(64, unsupported, failing, new ReferenceExecutor());
+    int id = site(scale(0), UP, "map");
+    int sum = site(sum(), UP, "reduce");
+    double[] a = ramp(10);
+    double[] b = new double[10];
+    assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
+    d.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b);
+    long[] s = {0, 0};
+    assertTrue(d.submit(sum, new Object[] {a}, s, 0, 10));
+    assertEquals(2, attempts.get());
+    assertTrue(report().contains("\"executor\":\"reference\""), report());
+    assertTrue(lines.stream().anyMatch(l -> l.contains("broken failed on com.acme.Foo.bar:42")), lines.toString());
+  }
+
+  @Test
+  void whenEveryExecutorFailsAReductionFallsBack() {
+    LoopDispatcher d = dispatcher(64, new Stub("broken", true, () -> {
+      throw new ExecutionException("no device");
+    }));
+    int sum = site(sum(), UP, "reduce");
+    long[] s = {7, 0};
+    assertFalse(d.submit(sum, new Object[] {ramp(10)}, s, 0, 10));
+    assertArrayEquals(new long[] {7, 0}, s, "scalars untouched");
+    assertTrue(report().contains("every executor failed"), report());
+  }
+
+  @Test
+  void eachThreadHasItsOwnQueue() throws InterruptedException {
+    LoopDispatcher d = reference();
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(10);
+    double[] b = new double[10];
+    Thread t = new Thread(() -> d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
+    t.start();
+    t.join();
+    d.sync(); // this thread's queue is empty; the other thread's work stays deferred
+    assertArrayEquals(new double[10], b);
+  }
+
+  /** An executor whose behaviour a test chooses. */
+  private static final class Stub implements Executor {
+    interface Body { void run() throws ExecutionException; }
+
+    private final String name;
+    private final boolean supports;
+    private final Body body;
+
+    Stub(String name, boolean supports, Body body) {
+      this.name = name;
+      this.supports = supports;
+      this.body = body;
+    }
+
+    @Override public String name() { return name; }
+    @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return supports; }
+    @Override public void execute(Launch launch, ExecutionOptions options) throws ExecutionException { body.run(); }
+    @Override public void close() {}
+  }
+}

@@ -1,0 +1,65 @@
+package io.looplift.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.analyzer.LoopShape;
+import io.looplift.analyzer.LoopSite;
+import io.looplift.ir.Const;
+import io.looplift.ir.Index;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.ir.Store;
+import io.looplift.ir.Type;
+import io.looplift.ir.Cond;
+import io.looplift.profiler.Profiler;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SitesTest {
+  private final List<String> lines = new ArrayList<>();
+  private final Profiler profiler = new Profiler();
+  private final Sites sites = new Sites(profiler, new AgentLog(LoopLiftConfig.LogLevel.INFO, lines::add));
+
+  private static LoopSite accepted(int line) {
+    LoopTemplate t = new LoopTemplate(List.of(Type.INT), List.of(), List.of(),
+        List.of(new Store(0, Type.INT, Index.I, Const.ofInt(1), Const.TRUE)), List.of());
+    return new LoopSite("com.acme.Foo", "bar", "([I)V", line, "map", t, new LoopShape(Cond.LT, 1), null);
+  }
+
+  @Test
+  void eachSiteIsReportedAndPrintedOnce() {
+    int a = sites.register(accepted(42));
+    int b = sites.register(new LoopSite("com.acme.Foo", "baz", "()V", 57, "loop", null, null, "early exit"));
+    int again = sites.register(accepted(42));
+    assertEquals(a, again, "a retransformed class reports its loops once");
+    assertNotEquals(a, b);
+    assertEquals(List.of("looplift: offloaded com.acme.Foo.bar:42 map",
+        "looplift: rejected com.acme.Foo.baz:57 (early exit)"), lines);
+    String report = profiler.reportJson();
+    assertTrue(report.contains("\"status\":\"offloaded\""), report);
+    assertTrue(report.contains("\"reason\":\"early exit\""), report);
+    assertEquals(42, sites.get(a).site().line());
+    assertNull(sites.get(99));
+    assertNull(sites.get(-1));
+  }
+
+  @Test
+  void aDiscardedSiteBecomesRejected() {
+    int a = sites.register(accepted(7));
+    sites.discard(a, "the class could not be rewritten");
+    assertFalse(sites.get(a).site().accepted());
+    assertEquals("looplift: rejected com.acme.Foo.bar:7 (the class could not be rewritten)", lines.get(1));
+    assertTrue(profiler.reportJson().contains("\"reason\":\"the class could not be rewritten\""));
+    assertNotEquals(a, sites.register(accepted(7)), "seen again later, it registers afresh");
+  }
+
+  @Test
+  void manySitesGrowTheTable() {
+    for (int k = 0; k < 200; k++) assertEquals(k, sites.register(accepted(k)));
+    assertEquals(199, sites.get(199).site().line());
+  }
+}
