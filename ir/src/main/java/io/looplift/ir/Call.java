@@ -7,10 +7,38 @@ import java.util.List;
  * that run JVM code call the very same method, so results are exact; others must map it to an
  * implementation with a documented bound, or decline the kernel.
  */
-public record Call(String owner, String name, String desc, List<Node> args) implements Node {
-  public Call {
+public final class Call implements Node {
+  private final String owner;
+  private final String name;
+  private final String desc;
+  private final List<Node> args;
+  private final int hash;
+
+  public Call(String owner, String name, String desc, List<Node> args) {
     args = List.copyOf(args);
+    this.owner = owner;
+    this.name = name;
+    this.desc = desc;
+    this.args = args;
+    this.hash = java.util.Objects.hash(owner, name, desc, args);
   }
+
+  public String owner() { return owner; }
+
+  public String name() { return name; }
+
+  public String desc() { return desc; }
+
+  public List<Node> args() { return args; }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    return other instanceof Call o && hash == o.hash && owner.equals(o.owner) && name.equals(o.name) && desc.equals(o.desc) && args.equals(o.args);
+  }
+
+  @Override
+  public int hashCode() { return hash; }
 
   @Override
   public Type type() { return Type.ofDescriptor(desc.charAt(desc.length() - 1)).stackType(); }

@@ -5,12 +5,34 @@ package io.looplift.ir;
  * CHAR truncates and re-widens to INT, as {@code i2b}, {@code i2s}, {@code i2c} do; float-to-integer
  * conversions saturate and map NaN to 0.
  */
-public record Convert(Node x, Type to) implements Node {
-  public Convert {
-    if (!x.type().isIntegral() && !x.type().isFloating() || to == Type.BOOLEAN) {
+public final class Convert implements Node {
+  private final Node x;
+  private final Type to;
+  private final int hash;
+
+  public Convert(Node x, Type to) {
+    boolean narrowing = to == Type.BYTE || to == Type.SHORT || to == Type.CHAR;
+    // The JVM narrows to byte, short and char only from int (i2b, i2s, i2c); javac goes through int.
+    if (!x.type().isIntegral() && !x.type().isFloating() || to == Type.BOOLEAN || (narrowing && x.type() != Type.INT)) {
       throw new IllegalArgumentException("convert " + x.type() + " to " + to);
     }
+    this.x = x;
+    this.to = to;
+    this.hash = java.util.Objects.hash(x, to);
   }
+
+  public Node x() { return x; }
+
+  public Type to() { return to; }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    return other instanceof Convert o && hash == o.hash && x.equals(o.x) && to == o.to;
+  }
+
+  @Override
+  public int hashCode() { return hash; }
 
   /** Builds the conversion, folding constants and no-op conversions. */
   public static Node of(Node x, Type to) {
