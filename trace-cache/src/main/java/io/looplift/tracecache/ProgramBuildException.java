@@ -1,0 +1,6 @@
+package io.looplift.tracecache;
+
+/** A device program could not be compiled or loaded; its cause is the device's error. */
+public class ProgramBuildException extends Exception {
+  public ProgramBuildException(String message, Throwable cause) { super(message, cause); }
+}
