@@ -98,7 +98,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       Object[] args = arrays.clone();
       long[] params = Arrays.copyOfRange(scalars, 0, nParams);
       long[] accs = Arrays.copyOfRange(scalars, nParams, last);
-      String failed = guard(plan(siteId, t), t, args, params, accs, start, step, trips);
+      String failed = guard(plan(siteId, t), t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
       if (failed != null) return fallback(siteId, entry, failed);
       if (executorFor(t) == null) return fallback(siteId, entry, "no executor supports this loop");
       Launch launch = new Launch(t, args, params, accs, start, step, (int) trips);
@@ -217,11 +217,12 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
 
   /**
    * Checks that the launch may run anywhere with Java's results: every array non-null and of its element
-   * type, every access in bounds for the whole range, no written array passed twice. Returns null when
+   * type, every access in bounds for the whole range, a written array passed twice only where the loop
+   * reads before it writes and touches the same element through both. Returns null when
    * all hold, else a reason a user can read.
    */
-  private static String guard(Plan plan, LoopTemplate t, Object[] arrays, long[] params, long[] accs, int start, int step,
-      long trips) {
+  private static String guard(Plan plan, LoopTemplate t, boolean readsBeforeWrites, Object[] arrays, long[] params,
+      long[] accs, int start, int step, long trips) {
     List<Type> types = t.arrays();
     for (int a = 0; a < types.size(); a++) {
       Object x = arrays[a];
@@ -231,25 +232,32 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         return "array " + a + " is a " + x.getClass().getSimpleName() + ", not a " + expected.getSimpleName();
       }
     }
-    for (int a = 0; a < types.size(); a++) {
-      if (!t.writes(a)) continue;
-      for (int b = 0; b < types.size(); b++) {
-        if (b != a && arrays[a] == arrays[b]) return "array " + a + " is written and is also array " + b;
-      }
-    }
     if (plan.unchecked() != null) return plan.unchecked();
     Interpreter in = new Interpreter(arrays, params, accs);
     long first = start;
     long last = start + (trips - 1) * step;
-    for (Access access : plan.accesses()) {
-      int a = access.array();
-      long offset;
+    long[] offsets = new long[plan.accesses().size()];
+    for (int k = 0; k < offsets.length; k++) {
+      Access access = plan.accesses().get(k);
       try {
-        offset = (int) in.evaluate(access.index().offset(), 0);
+        offsets[k] = (int) in.evaluate(access.index().offset(), 0);
       } catch (RuntimeException e) {
         // Such as a division by zero: the original loop throws it where Java would.
-        return "the index offset into array " + a + " cannot be evaluated: " + e;
+        return "the index offset into array " + access.array() + " cannot be evaluated: " + e;
       }
+    }
+    for (int a = 0; a < types.size(); a++) {
+      if (!t.writes(a)) continue;
+      for (int b = 0; b < types.size(); b++) {
+        if (b != a && arrays[a] == arrays[b] && !(readsBeforeWrites && sameElements(plan, offsets, a, b))) {
+          return "array " + a + " is written and is also array " + b + " at another element or order";
+        }
+      }
+    }
+    for (int k = 0; k < offsets.length; k++) {
+      Access access = plan.accesses().get(k);
+      int a = access.array();
+      long offset = offsets[k];
       long length = Array.getLength(arrays[a]);
       long scale = access.index().scale();
       try {
@@ -262,6 +270,23 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       return "index out of bounds on array " + a;
     }
     return null;
+  }
+
+  /** True when every access to arrays {@code a} and {@code b} touches the same element in each iteration. */
+  private static boolean sameElements(Plan plan, long[] offsets, int a, int b) {
+    Access ref = null;
+    long refOffset = 0;
+    for (int k = 0; k < offsets.length; k++) {
+      Access x = plan.accesses().get(k);
+      if (x.array() != a && x.array() != b) continue;
+      if (ref == null) {
+        ref = x;
+        refOffset = offsets[k];
+      } else if (x.index().scale() != ref.index().scale() || offsets[k] != refOffset) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Class<?> arrayClass(Type t) {

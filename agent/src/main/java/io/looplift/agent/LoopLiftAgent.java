@@ -5,7 +5,12 @@ import io.looplift.analyzer.RewriteOptions;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
+import io.looplift.executors.ExecutionException;
 import io.looplift.executors.jvm.JvmExecutor;
+import io.looplift.executors.opencl.DeviceInfo;
+import io.looplift.executors.opencl.DeviceInventory;
+import io.looplift.executors.opencl.OpenClExecutor;
+import io.looplift.tracecache.DiskProgramStore;
 import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.profiler.Profiler;
 import java.lang.instrument.Instrumentation;
@@ -24,6 +29,8 @@ import java.util.Map;
  * transformer, and attaching again reuses the same pipeline (and therefore the first attach's options).
  */
 public final class LoopLiftAgent {
+  /** This build's version (from the jar manifest), part of the key of cached device binaries. */
+  static final String VERSION = versionOf();
   private static LoopLiftAgent current; // guarded by LoopLiftAgent.class
 
   private final LoopLiftConfig config;
@@ -106,7 +113,7 @@ public final class LoopLiftAgent {
     Sites sites = new Sites(profiler, log);
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
-    LoopBridge.install(new LoopDispatcher(sites, executors(config, log), options, profiler, log,
+    LoopBridge.install(new LoopDispatcher(sites, executors(config, log, profiler), options, profiler, log,
         LoopDispatcher.QUEUE_LIMIT));
     LoopTransformer transformer = new LoopTransformer(config,
         new ClassRewriter(new RewriteOptions(config.minLength()), sites), log);
@@ -116,21 +123,52 @@ public final class LoopLiftAgent {
     return agent;
   }
 
-  /** The executors in order of preference, ending with the reference executor as the last resort. */
-  private static List<Executor> executors(LoopLiftConfig config, AgentLog log) {
+  /**
+   * The executors in order of preference, ending with the reference executor as the last resort. With
+   * {@code executor=opencl} the device is chosen now; otherwise the OpenCL inventory is only taken for the
+   * report, on a daemon thread, so that it never delays the program.
+   */
+  private static List<Executor> executors(LoopLiftConfig config, AgentLog log, Profiler profiler) {
     List<Executor> list = new ArrayList<>();
     LoopLiftConfig.ExecutorChoice choice = config.executor();
     if (choice == LoopLiftConfig.ExecutorChoice.OPENCL) {
-      // INTEGRATION POINT (opencl): add OpenClExecutor (chosen with config.openclDevice() from
-      // DeviceInventory, program cache in config.cacheDir()) here, first in the list, and pass the
-      // inventory's device descriptions to Profiler.devices(). Until it is in the build, jvm runs.
-      log.warn("executor=opencl is not available in this build yet; using jvm");
+      DeviceInventory inventory = inventory(log, profiler);
+      try {
+        DiskProgramStore disk = config.cacheDir() != null ? new DiskProgramStore(config.cacheDir())
+            : DiskProgramStore.atDefaultLocation();
+        OpenClExecutor opencl = OpenClExecutor.open(config.openclDevice(), disk, VERSION);
+        log.info("opencl executor on " + opencl.device().name());
+        list.add(opencl);
+      } catch (ExecutionException e) {
+        log.warn("executor=opencl: " + e.getMessage() + "; using jvm");
+      }
+      if (inventory.isEmpty()) log.debug("no OpenCL device");
+    } else {
+      Thread t = new Thread(() -> inventory(log, profiler), "looplift-devices");
+      t.setDaemon(true);
+      t.start();
     }
     if (choice != LoopLiftConfig.ExecutorChoice.REFERENCE) {
       list.add(new JvmExecutor(Runtime.getRuntime().availableProcessors()));
     }
     list.add(new ReferenceExecutor());
     return list;
+  }
+
+  private static String versionOf() {
+    String v = LoopLiftAgent.class.getPackage().getImplementationVersion();
+    return v != null ? v : "dev";
+  }
+
+  /** Takes the OpenCL device inventory, logs it at info and hands it to the report; never throws. */
+  private static DeviceInventory inventory(AgentLog log, Profiler profiler) {
+    DeviceInventory inventory = DeviceInventory.discover();
+    List<String> descriptions = new ArrayList<>();
+    for (DeviceInfo d : inventory.devices()) descriptions.add(d.toString());
+    profiler.devices(descriptions);
+    if (inventory.isEmpty()) log.info("no OpenCL device (" + inventory.reason() + ")");
+    for (String d : descriptions) log.info("OpenCL device " + d);
+    return inventory;
   }
 
   /**

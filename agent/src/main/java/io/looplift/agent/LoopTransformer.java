@@ -12,7 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code include}/{@code exclude}. Thread-safe and never throws: a class it cannot rewrite loads as it is.
  */
 final class LoopTransformer implements ClassFileTransformer {
-  private static final String[] SKIPPED_PREFIXES = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "io/looplift/"};
+  // LoopLift's own packages, wherever they are loaded from; other io/looplift code (the example apps) is fair game.
+  private static final String[] SKIPPED_PREFIXES = {"java/", "javax/", "jdk/", "sun/", "com/sun/",
+      "io/looplift/launcher/", "io/looplift/bridge/", "io/looplift/agent/", "io/looplift/analyzer/",
+      "io/looplift/ir/", "io/looplift/progen/", "io/looplift/executors/", "io/looplift/tracecache/",
+      "io/looplift/profiler/", "io/looplift/shaded/"};
 
   private final LoopLiftConfig config;
   private final ClassRewriter rewriter;

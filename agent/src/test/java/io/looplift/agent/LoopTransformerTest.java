@@ -38,6 +38,7 @@ class LoopTransformerTest {
     assertFalse(t.eligible(app, null));
     assertTrue(t.eligible(app, "com/acme/Foo"));
     assertTrue(t.eligible(app, "Main"));
+    assertTrue(t.eligible(app, "io/looplift/apps/Demo"));
   }
 
   @Test

@@ -83,6 +83,8 @@ final class BodyEvaluator {
   final Map<Param, List<AbstractInsnNode>> paramRecipes = new HashMap<>();
   final List<Store> stores = new ArrayList<>();
   final List<Access> accesses = new ArrayList<>();
+  /** Set when some load follows a store in program order (the loop then tolerates no array aliasing). */
+  boolean loadAfterStore;
 
   BodyEvaluator(MethodContext ctx) {
     this.ctx = ctx;
@@ -437,6 +439,7 @@ final class BodyEvaluator {
       return;
     }
     accesses.add(new Access(a.slot(), affine(index, "reads an array"), false));
+    if (!stores.isEmpty()) loadAfterStore = true;
     s.push(SymValue.primitive(n(new Load(a.slot(), a.elementType(), index)), null));
   }
 

@@ -283,7 +283,8 @@ final class LoopAnalyzer {
     });
     LoopTemplate template = new LoopTemplate(arrayTypes, paramTypes, accTypes, stores, reductions);
     String kind = ReductionClassifier.kind(template);
-    LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null);
+    LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null,
+        !ev.loadAfterStore);
     return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
         accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes);
   }

@@ -14,9 +14,18 @@ import io.looplift.ir.LoopTemplate;
  * @param template the IR; null when rejected
  * @param shape the iteration space; null when rejected
  * @param reason why the loop is not offloaded, readable by a user; null when accepted
+ * @param readsBeforeWrites every array load of an iteration comes before its first array store, so the
+ *     loop may run with an output that is the same array as an input when both are accessed at the same
+ *     element (in-place calls such as {@code scale(x, k, x)})
  */
 public record LoopSite(String className, String method, String descriptor, int line, String kind,
-    LoopTemplate template, LoopShape shape, String reason) {
+    LoopTemplate template, LoopShape shape, String reason, boolean readsBeforeWrites) {
+
+  /** A site that allows no aliasing between its arrays. */
+  public LoopSite(String className, String method, String descriptor, int line, String kind, LoopTemplate template,
+      LoopShape shape, String reason) {
+    this(className, method, descriptor, line, kind, template, shape, reason, false);
+  }
 
   public boolean accepted() { return reason == null; }
 

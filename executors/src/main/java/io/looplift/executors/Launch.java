@@ -5,8 +5,10 @@ import io.looplift.ir.LoopTemplate;
 /**
  * One run of a {@link LoopTemplate} over concrete arguments: iterations {@code k = 0 .. trips-1} with
  * induction value {@code i = start + k * step}. The caller has already checked every guard: arrays are
- * non-null and of the template's element types, every access is in bounds for the whole range, and no
- * written array is the same object as any other array argument.
+ * non-null and of the template's element types, every access is in bounds for the whole range, and a
+ * written array is the same object as another array argument only when every access to either is at the
+ * same element in each iteration and every load of an iteration precedes its stores in the source loop, so
+ * that computing an iteration's values before its stores (as every executor does) gives Java's result.
  *
  * <p>{@code accumulators} holds the initial values (raw bits, see {@link io.looplift.ir.Const}) on entry and
  * the results once the launch completes. Not thread-safe: one executor owns a launch while it runs.

@@ -76,8 +76,12 @@ public final class JvmExecutor implements Executor {
       pool = new ThreadPoolExecutor(threads - 1, threads - 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
         Thread th = new Thread(r, "looplift-jvm-" + THREAD_IDS.incrementAndGet());
         th.setDaemon(true);
+        th.setContextClassLoader(null);
         return th;
       });
+      // Started now, not on the first launch: a thread created from application code would inherit that
+      // code's context class loader and access-control context and keep its class loader alive.
+      pool.prestartAllCoreThreads();
     }
   }
 

@@ -1,0 +1,51 @@
+package io.looplift.apps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Bad options produce one clear message on stderr, never a stack trace, and never change what the
+ * program prints; logging goes to stderr only.
+ */
+class AgentOptionsTest {
+  private static final String DEMO = ProgramCatalog.DEMO.mainClass();
+
+  /**
+   * {@code words} must all appear in the message: for a bad value, the value and the accepted values; for
+   * an unknown key, the accepted keys.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "executor=gpu | executor | gpu auto jvm opencl reference",
+      "foo=1        | foo      | executor min.length report"})
+  void badOptionGivesOneClearLineAndTheSameOutput(String option, String key, String words) {
+    ForkedJvm.Result plain = ForkedJvm.plain(DEMO);
+    ForkedJvm.Result agent = ForkedJvm.run(List.of(ForkedJvm.agentArg("min.length=0," + option)), DEMO);
+    assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
+    assertEquals(plain.stdout(), agent.stdout(), agent::describe);
+
+    List<String> lines = agent.stderr().lines().filter(l -> l.contains(key)).toList();
+    assertEquals(1, lines.size(), () -> "expected exactly one stderr line naming '" + key + "'\n" + agent.describe());
+    String line = lines.get(0);
+    for (String word : words.split(" ")) {
+      assertTrue(line.contains(word), () -> "the message does not name '" + word + "': " + line);
+    }
+    assertTrue(agent.stderr().lines().noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception")),
+        () -> "a stack trace or exception on stderr\n" + agent.describe());
+  }
+
+  @Test
+  void debugLoggingLeavesStdoutAlone() {
+    ForkedJvm.Result plain = ForkedJvm.plain(DEMO);
+    ForkedJvm.Result agent = ForkedJvm.run(List.of(ForkedJvm.agentArg("min.length=0,log=debug")), DEMO);
+    assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
+    assertEquals(plain.stdout(), agent.stdout(), agent::describe);
+    assertFalse(agent.stderr().isBlank(), () -> "log=debug logged nothing\n" + agent.describe());
+  }
+}

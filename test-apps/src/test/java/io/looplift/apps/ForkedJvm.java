@@ -1,0 +1,132 @@
+package io.looplift.apps;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a program of {@code test-apps} in a fresh JVM (the same {@code java} that runs the tests), with or
+ * without the agent, and captures its exit code and output. Inherited {@code LOOPLIFT_*} environment
+ * variables are removed so that a developer's settings never change what the tests see.
+ */
+final class ForkedJvm {
+  /** How long one program may run; the slowest takes a few seconds without the agent. */
+  static final long TIMEOUT_SECONDS = 180;
+
+  private static final Map<String, Result> PLAIN_RUNS = new ConcurrentHashMap<>();
+
+  private ForkedJvm() {}
+
+  /**
+   * What a forked JVM did. Output is decoded as ISO-8859-1, one char per byte, so that comparing the
+   * strings compares the bytes while a failure still shows readable text.
+   */
+  record Result(List<String> command, int exitCode, String stdout, String stderr) {
+    String describe() {
+      return "command: " + String.join(" ", command) + "\nexit code: " + exitCode + "\nstderr:\n" + tail(stderr);
+    }
+
+    private static String tail(String s) {
+      return s.length() <= 4000 ? s : "..." + s.substring(s.length() - 4000);
+    }
+  }
+
+  /** The agent jar the build produced; fails when it has not been built. */
+  static Path agentJar() {
+    Path jar = Path.of(System.getProperty("looplift.agent.jar", "../agent/target/looplift-agent.jar")).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(jar)) {
+      throw new AssertionError("no agent jar at " + jar + ": build it first (mvn -B -DskipTests package, or mvn -B verify)");
+    }
+    return jar;
+  }
+
+  /** The compiled programs (the directory, not a jar, so that the isolated loader can read it too). */
+  static Path appClasses() {
+    Path dir = Path.of(System.getProperty("looplift.apps.classes", "target/classes")).toAbsolutePath().normalize();
+    if (!Files.isDirectory(dir)) throw new AssertionError("no compiled programs at " + dir);
+    return dir;
+  }
+
+  /** The {@code java} launcher of the JVM running the tests. */
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** {@code -javaagent:<jar>=<options>}. */
+  static String agentArg(String options) {
+    return "-javaagent:" + agentJar() + (options.isEmpty() ? "" : "=" + options);
+  }
+
+  /** Runs {@code mainClass} without the agent, once per test run: the programs are deterministic. */
+  static Result plain(String mainClass) {
+    return PLAIN_RUNS.computeIfAbsent(mainClass, c -> run(List.of(), c));
+  }
+
+  /** Runs {@code mainClass} with extra JVM options (such as {@link #agentArg}). */
+  static Result run(List<String> jvmOptions, String mainClass) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java());
+    cmd.add("-Xmx1g");
+    cmd.addAll(jvmOptions);
+    cmd.add("-cp");
+    cmd.add(appClasses().toString());
+    cmd.add(mainClass);
+    return exec(cmd);
+  }
+
+  /** Runs {@code java -jar <agent jar> args...}. */
+  static Result agentCli(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-jar", agentJar().toString()));
+    cmd.addAll(List.of(args));
+    return exec(cmd);
+  }
+
+  private static Result exec(List<String> cmd) {
+    Path out = null;
+    Path err = null;
+    try {
+      out = Files.createTempFile("looplift-stdout", ".txt");
+      err = Files.createTempFile("looplift-stderr", ".txt");
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+          .redirectOutput(out.toFile()).redirectError(err.toFile());
+      pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
+      Process p = pb.start();
+      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly().waitFor();
+        throw new AssertionError("timed out after " + TIMEOUT_SECONDS + " s: " + String.join(" ", cmd)
+            + "\nstdout:\n" + Files.readString(out, StandardCharsets.ISO_8859_1)
+            + "\nstderr:\n" + Files.readString(err, StandardCharsets.ISO_8859_1));
+      }
+      return new Result(List.copyOf(cmd), p.exitValue(), Files.readString(out, StandardCharsets.ISO_8859_1),
+          Files.readString(err, StandardCharsets.ISO_8859_1));
+    } catch (IOException e) {
+      throw new AssertionError("could not run " + String.join(" ", cmd), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while running " + String.join(" ", cmd), e);
+    } finally {
+      deleteQuietly(out);
+      deleteQuietly(err);
+    }
+  }
+
+  private static java.io.File nullDevice() {
+    return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+  }
+
+  private static void deleteQuietly(Path p) {
+    if (p == null) return;
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // A temporary file left behind is harmless.
+    }
+  }
+}
