@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline behind {@link LoopBridge}: checks a loop's run-time guards, then defers it on the calling
@@ -43,6 +44,8 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final AgentLog log;
   private final ThreadLocal<WorkQueue<Pending>> queues;
   private final Map<Integer, Plan> plans = new ConcurrentHashMap<>();
+  /** Deferred launches of all threads not yet run: a sync with none anywhere skips its thread-local lookup. */
+  private final AtomicInteger deferred = new AtomicInteger();
 
   /** A launch accepted by {@link #submit} and waiting on its thread's queue. */
   private record Pending(int siteId, Sites.Entry entry, Launch launch) {}
@@ -105,6 +108,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       WorkQueue<Pending> queue = queues.get();
       if (nAccs == 0) {
         scalars[last] = after;
+        deferred.incrementAndGet();
         queue.add(new Pending(siteId, entry, launch));
         return true;
       }
@@ -121,6 +125,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
 
   @Override
   public void sync() {
+    if (deferred.get() == 0) return;
     try {
       queues.get().flush();
     } catch (Throwable e) {
@@ -152,6 +157,8 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     } catch (Throwable e) {
       ran = false;
       log.debugOnce("deferred " + p.siteId() + " " + e, "internal error at " + p.entry().where() + ": " + e);
+    } finally {
+      deferred.decrementAndGet();
     }
     if (!ran) {
       log.warnOnce("lost " + p.siteId(),

@@ -514,7 +514,7 @@ final class BodyEvaluator {
     }
     Type ret = Type.getReturnType(mi.desc);
     if (ret.getSort() == Type.VOID || ret.getSort() == Type.OBJECT || ret.getSort() == Type.ARRAY) {
-      throw new Rejection("calls " + describe(mi) + " (does not return a number)");
+      throw new Rejection("calls " + describe(mi) + " (only pure helpers that return a number are inlined)");
     }
     s.push(SymValue.primitive(inline(ctx.forMethod(callee), args, depth + 1), null));
   }

@@ -83,10 +83,17 @@ final class ReductionClassifier {
     if (rel == null) return null;
     Node keep = rel.negated ? s.ifTrue() : s.ifFalse();
     Node take = rel.negated ? s.ifFalse() : s.ifTrue();
+    Cond relation = rel.cond;
+    if (take.equals(self) && rel.x.type() != Type.FLOAT && rel.x.type() != Type.DOUBLE) {
+      // "keep acc while rel holds" is "take e when rel fails"; without NaN, failing is the negated relation.
+      take = keep;
+      keep = self;
+      relation = relation.negate();
+    }
     if (!keep.equals(self) || reads(take, acc)) return null;
     Cond c;
-    if (rel.x.equals(take) && rel.y.equals(self)) c = rel.cond;
-    else if (rel.y.equals(take) && rel.x.equals(self)) c = rel.cond.mirror();
+    if (rel.x.equals(take) && rel.y.equals(self)) c = relation;
+    else if (rel.y.equals(take) && rel.x.equals(self)) c = relation.mirror();
     else return null;
     ReduceOp op = switch (c) {
       case LT -> ReduceOp.SELECT_LT;

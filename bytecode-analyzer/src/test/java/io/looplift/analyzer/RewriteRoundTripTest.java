@@ -1,16 +1,11 @@
 package io.looplift.analyzer;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.bridge.LoopBridge;
-import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -24,43 +19,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * identical array contents afterwards.
  */
 class RewriteRoundTripTest {
-  private static Class<?> rewritten;
-  private static final Map<String, LoopSite> SITES = new HashMap<>();
+  private static Rewritten shapes;
 
   @BeforeAll
   static void rewrite() throws Exception {
-    byte[] bytes;
-    try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
-      bytes = in.readAllBytes();
-    }
-    SiteRegistry registry = new SiteRegistry() {
-      @Override
-      public synchronized int register(LoopSite site) {
-        LoopBridge.SITES.add(site);
-        SITES.merge(site.method(), site, (a, b) -> a.accepted() ? a : b);
-        return LoopBridge.SITES.size() - 1;
-      }
-
-      @Override
-      public void discard(int siteId, String reason) {
-        throw new AssertionError(reason);
-      }
-    };
-    byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, Shapes.class.getClassLoader());
-    assertNotNull(out, "Shapes must be rewritten");
-    ClassLoader parent = RewriteRoundTripTest.class.getClassLoader();
-    rewritten = new ClassLoader(parent) {
-      @Override
-      protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-        if (name.equals(Shapes.class.getName())) {
-          synchronized (this) {
-            Class<?> c = findLoadedClass(name);
-            return c != null ? c : defineClass(name, out, 0, out.length);
-          }
-        }
-        return super.loadClass(name, resolve);
-      }
-    }.loadClass(Shapes.class.getName());
+    shapes = new Rewritten(Shapes.class);
   }
 
   static Stream<Object[]> cases() {
@@ -113,7 +76,7 @@ class RewriteRoundTripTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void rewrittenLoopComputesTheSame(String name, String kind, Object[] args) throws Exception {
-    LoopSite site = SITES.get(name);
+    LoopSite site = shapes.site(name, null);
     assertNotNull(site, name + " not seen");
     if (kind == null) {
       assertTrue(!site.accepted(), name + " must be rejected");
@@ -123,30 +86,15 @@ class RewriteRoundTripTest {
     }
     Object[] plainArgs = deepCopy(args);
     Object[] liftedArgs = deepCopy(args);
-    Method plain = find(Shapes.class, name);
-    Method lifted = find(rewritten, name);
     int before = LoopBridge.submitted;
-    Object expected = invoke(plain, plainArgs);
-    Object actual = invoke(lifted, liftedArgs);
+    Object expected = Rewritten.invoke(shapes.original, name, plainArgs);
+    Object actual = Rewritten.invoke(shapes.lifted, name, liftedArgs);
     assertEquals(String.valueOf(expected), String.valueOf(actual));
     for (int k = 0; k < args.length; k++) assertTrue(Arrays.deepEquals(new Object[] {plainArgs[k]}, new Object[] {liftedArgs[k]}), "argument " + k);
     if (kind != null && !name.equals("throwsPartWay")) assertTrue(LoopBridge.submitted > before, "never offloaded");
   }
 
-  private static Object invoke(Method m, Object[] args) throws Exception {
-    try {
-      return m.invoke(null, args);
-    } catch (java.lang.reflect.InvocationTargetException e) {
-      return e.getCause().getClass().getName();
-    }
-  }
-
-  private static Method find(Class<?> c, String name) {
-    for (Method m : c.getDeclaredMethods()) if (m.getName().equals(name)) return m;
-    throw new AssertionError(name);
-  }
-
-  private static Object[] deepCopy(Object[] args) {
+  static Object[] deepCopy(Object[] args) {
     Object[] copy = new Object[args.length];
     for (int k = 0; k < args.length; k++) copy[k] = copyValue(args[k]);
     return copy;

@@ -23,6 +23,8 @@ public final class LoopBridge {
   public static final List<LoopSite> SITES = new CopyOnWriteArrayList<>();
   public static int submitted;
   public static int syncs;
+  /** Launches whose reductions ran split into chunks. */
+  public static int split;
 
   private LoopBridge() {}
 
@@ -38,6 +40,10 @@ public final class LoopBridge {
     for (int a = 0; a < arrays.length; a++) if (arrays[a] == null) return false;
     for (Node n : Nodes.postOrder(t.roots())) if (n instanceof Load l && !inBounds(site, arrays[l.array()], l.index(), guard, start, trips)) return false;
     for (Store s : t.stores()) if (!inBounds(site, arrays[s.array()], s.index(), guard, start, trips)) return false;
+    if (!t.reductions().isEmpty() && t.isParallel(false)) {
+      splitReductions(t, site, arrays, params, accs, start, trips);
+      t = new LoopTemplate(t.arrays(), t.params(), List.of(), t.stores(), List.of());
+    }
     for (long k = 0; k < trips; k++) {
       int i = (int) (start + k * site.shape().step());
       Map<Node, Long> v = new Interpreter(arrays, params, accs).evaluate(t.roots(), i);
@@ -64,6 +70,31 @@ public final class LoopBridge {
       if (v < 0 || v >= len) return false;
     }
     return true;
+  }
+
+  /**
+   * Computes splittable reductions the way a parallel executor does: three chunks, each from the
+   * operator's identity, combined in order starting from the initial value. Equal results to the plain
+   * loop show the recognized operator and element are exact.
+   */
+  private static void splitReductions(LoopTemplate t, LoopSite site, Object[] arrays, long[] params, long[] accs,
+      int start, long trips) {
+    long[] result = accs.clone();
+    long chunk = (trips + 2) / 3;
+    for (long from = 0; from < trips; from += chunk) {
+      long[] partial = new long[accs.length];
+      for (Reduction r : t.reductions()) partial[r.acc()] = r.op().identity(r.type());
+      for (long k = from; k < Math.min(trips, from + chunk); k++) {
+        int i = (int) (start + k * site.shape().step());
+        Interpreter in = new Interpreter(arrays, params, partial);
+        for (Reduction r : t.reductions()) {
+          partial[r.acc()] = r.op().combine(r.type(), partial[r.acc()], in.evaluate(r.element(), i));
+        }
+      }
+      for (Reduction r : t.reductions()) result[r.acc()] = r.op().combine(r.type(), result[r.acc()], partial[r.acc()]);
+    }
+    System.arraycopy(result, 0, accs, 0, accs.length);
+    split++;
   }
 
   public static void sync() { syncs++; }

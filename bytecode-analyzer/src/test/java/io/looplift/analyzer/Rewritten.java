@@ -1,0 +1,80 @@
+package io.looplift.analyzer;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.looplift.bridge.LoopBridge;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A test class rewritten as the agent would rewrite it and loaded in a loader of its own, next to the
+ * original, with the loop sites the analyzer reported for each method.
+ */
+final class Rewritten {
+  final Class<?> original;
+  final Class<?> lifted;
+  private final Map<String, List<LoopSite>> sites = new HashMap<>();
+
+  Rewritten(Class<?> original) throws Exception {
+    this.original = original;
+    byte[] bytes;
+    try (InputStream in = original.getResourceAsStream(original.getSimpleName() + ".class")) {
+      bytes = in.readAllBytes();
+    }
+    SiteRegistry registry = new SiteRegistry() {
+      @Override
+      public int register(LoopSite site) {
+        synchronized (LoopBridge.SITES) {
+          LoopBridge.SITES.add(site);
+          sites.computeIfAbsent(site.method(), k -> new ArrayList<>()).add(site);
+          return LoopBridge.SITES.size() - 1;
+        }
+      }
+
+      @Override
+      public void discard(int siteId, String reason) {
+        throw new AssertionError(reason);
+      }
+    };
+    byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, original.getClassLoader());
+    assertNotNull(out, original.getSimpleName() + " must be rewritten");
+    String name = original.getName();
+    lifted = new ClassLoader(original.getClassLoader()) {
+      @Override
+      protected Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+        if (!n.equals(name)) return super.loadClass(n, resolve);
+        synchronized (getClassLoadingLock(n)) {
+          Class<?> c = findLoadedClass(n);
+          return c != null ? c : defineClass(n, out, 0, out.length);
+        }
+      }
+    }.loadClass(name);
+  }
+
+  /** The first accepted loop of method {@code name} (of {@code kind} when not null), else its first loop. */
+  LoopSite site(String name, String kind) {
+    List<LoopSite> all = sites.getOrDefault(name, List.of());
+    for (LoopSite s : all) {
+      if (s.accepted() && (kind == null || kind.equals(s.kind()))) return s;
+    }
+    return all.isEmpty() ? null : all.get(0);
+  }
+
+  /** Invokes static method {@code name} of {@code c}; an exception it throws becomes its class name. */
+  static Object invoke(Class<?> c, String name, Object[] args) throws Exception {
+    for (Method m : c.getDeclaredMethods()) {
+      if (!m.getName().equals(name)) continue;
+      m.setAccessible(true);
+      try {
+        return m.invoke(null, args);
+      } catch (java.lang.reflect.InvocationTargetException e) {
+        return e.getCause().getClass().getName();
+      }
+    }
+    throw new AssertionError("no method " + name);
+  }
+}

@@ -1,0 +1,166 @@
+package io.looplift.analyzer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.bridge.LoopBridge;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/** Malformed and unusual class files: the rewriter leaves them unchanged, or rewrites them correctly. */
+class UnusualClassFilesTest {
+  private final List<LoopSite> seen = new ArrayList<>();
+  private final ClassRewriter rewriter = new ClassRewriter(new RewriteOptions(0), new SiteRegistry() {
+    @Override
+    public synchronized int register(LoopSite site) {
+      seen.add(site);
+      LoopBridge.SITES.add(site);
+      return LoopBridge.SITES.size() - 1;
+    }
+
+    @Override
+    public void discard(int siteId, String reason) {}
+  });
+
+  @Test
+  void malformedBytesAreLeftUnchanged() throws Exception {
+    byte[] real;
+    try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
+      real = in.readAllBytes();
+    }
+    assertNull(rewriter.rewrite(new byte[0], null));
+    assertNull(rewriter.rewrite(new byte[] {(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE}, null));
+    assertNull(rewriter.rewrite("not a class file at all".getBytes(), null));
+    assertNull(rewriter.rewrite(Arrays.copyOf(real, real.length / 2), null));
+    byte[] future = real.clone();
+    future[6] = 0;
+    future[7] = 99; // major version 99: newer than any JVM or ASM knows
+    assertNull(rewriter.rewrite(future, null));
+    assertTrue(ClassRewriter.analyze(new byte[] {1, 2, 3}, null).isEmpty());
+  }
+
+  @Test
+  void alreadyRewrittenClassesAreNotRewrittenAgain() throws Exception {
+    byte[] real;
+    try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
+      real = in.readAllBytes();
+    }
+    byte[] once = rewriter.rewrite(real, Shapes.class.getClassLoader());
+    assertNotNull(once);
+    assertNull(rewriter.rewrite(once, Shapes.class.getClassLoader()));
+  }
+
+  @Test
+  void javaOnePointOneClassWithALoopIsRewrittenAndRuns() throws Exception {
+    byte[] bytes = doubler(Opcodes.V1_1, "Old11");
+    byte[] out = rewriter.rewrite(bytes, null);
+    assertNotNull(out, "a 1.1 class file with a plain loop is rewritten (no stack map frames needed)");
+    assertEquals(45, ((out[6] & 0xFF) << 8) | (out[7] & 0xFF), "the class file version is kept");
+    int before = LoopBridge.submitted;
+    int[] a = {1, 2, 3, 4, 5};
+    int[] b = new int[5];
+    invoke(define("Old11", out), a, b);
+    assertArrayEquals(new int[] {2, 4, 6, 8, 10}, b);
+    assertTrue(LoopBridge.submitted > before, "the loop went through the bridge");
+  }
+
+  @Test
+  void methodsWithSubroutinesAreLeftAloneAndStillRun() throws Exception {
+    byte[] bytes = withSubroutine("Jsr14");
+    byte[] out = rewriter.rewrite(bytes, null);
+    byte[] run = out != null ? out : bytes;
+    int[] a = {1, 2, 3};
+    int[] b = new int[3];
+    invoke(define("Jsr14", run), a, b);
+    assertArrayEquals(new int[] {3, 3, 3}, b); // a jsr to a subroutine that stores 3 in each iteration
+  }
+
+  private static Object invoke(Class<?> c, int[] a, int[] b) throws Exception {
+    Method m = c.getMethod("run", int[].class, int[].class);
+    return m.invoke(null, a, b);
+  }
+
+  private static Class<?> define(String name, byte[] bytes) {
+    return new ClassLoader(UnusualClassFilesTest.class.getClassLoader()) {
+      Class<?> define() { return defineClass(name, bytes, 0, bytes.length); }
+    }.define();
+  }
+
+  /** {@code static void run(int[] a, int[] b) { for (int i = 0; i < a.length; i++) b[i] = a[i] * 2; }} */
+  private static byte[] doubler(int version, String name) {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(version, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
+    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "([I[I)V", null, null);
+    mv.visitCode();
+    Label head = new Label();
+    Label exit = new Label();
+    mv.visitInsn(Opcodes.ICONST_0);
+    mv.visitVarInsn(Opcodes.ISTORE, 2);
+    mv.visitLabel(head);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    mv.visitVarInsn(Opcodes.ALOAD, 0);
+    mv.visitInsn(Opcodes.ARRAYLENGTH);
+    mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+    mv.visitVarInsn(Opcodes.ALOAD, 1);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    mv.visitVarInsn(Opcodes.ALOAD, 0);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    mv.visitInsn(Opcodes.IALOAD);
+    mv.visitInsn(Opcodes.ICONST_2);
+    mv.visitInsn(Opcodes.IMUL);
+    mv.visitInsn(Opcodes.IASTORE);
+    mv.visitIincInsn(2, 1);
+    mv.visitJumpInsn(Opcodes.GOTO, head);
+    mv.visitLabel(exit);
+    mv.visitInsn(Opcodes.RETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
+  /** A loop whose body calls a jsr subroutine (as javac 1.4 compiled finally blocks) storing 3 into b[i]. */
+  private static byte[] withSubroutine(String name) {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V1_4, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
+    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "([I[I)V", null, null);
+    mv.visitCode();
+    Label head = new Label();
+    Label exit = new Label();
+    Label sub = new Label();
+    mv.visitInsn(Opcodes.ICONST_0);
+    mv.visitVarInsn(Opcodes.ISTORE, 2);
+    mv.visitLabel(head);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    mv.visitVarInsn(Opcodes.ALOAD, 0);
+    mv.visitInsn(Opcodes.ARRAYLENGTH);
+    mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+    mv.visitJumpInsn(Opcodes.JSR, sub);
+    mv.visitIincInsn(2, 1);
+    mv.visitJumpInsn(Opcodes.GOTO, head);
+    mv.visitLabel(sub);
+    mv.visitVarInsn(Opcodes.ASTORE, 3);
+    mv.visitVarInsn(Opcodes.ALOAD, 1);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    mv.visitInsn(Opcodes.ICONST_3);
+    mv.visitInsn(Opcodes.IASTORE);
+    mv.visitVarInsn(Opcodes.RET, 3);
+    mv.visitLabel(exit);
+    mv.visitInsn(Opcodes.RETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+}
