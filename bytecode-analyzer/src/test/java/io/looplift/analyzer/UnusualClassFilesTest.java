@@ -97,14 +97,11 @@ class UnusualClassFilesTest {
     }.define();
   }
 
-  /** {@code static void run(int[] a, int[] b) { for (int i = 0; i < a.length; i++) b[i] = a[i] * 2; }} */
-  private static byte[] doubler(int version, String name) {
-    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+  /** Starts class {@code name} with {@code static void run(int[] a, int[] b)}: {@code i = 0; head: if (i >= a.length) goto exit}. */
+  private static MethodVisitor loopHead(ClassWriter cw, int version, String name, Label head, Label exit) {
     cw.visit(version, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
     MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "([I[I)V", null, null);
     mv.visitCode();
-    Label head = new Label();
-    Label exit = new Label();
     mv.visitInsn(Opcodes.ICONST_0);
     mv.visitVarInsn(Opcodes.ISTORE, 2);
     mv.visitLabel(head);
@@ -112,6 +109,15 @@ class UnusualClassFilesTest {
     mv.visitVarInsn(Opcodes.ALOAD, 0);
     mv.visitInsn(Opcodes.ARRAYLENGTH);
     mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+    return mv;
+  }
+
+  /** {@code static void run(int[] a, int[] b) { for (int i = 0; i < a.length; i++) b[i] = a[i] * 2; }} */
+  private static byte[] doubler(int version, String name) {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    Label head = new Label();
+    Label exit = new Label();
+    MethodVisitor mv = loopHead(cw, version, name, head, exit);
     mv.visitVarInsn(Opcodes.ALOAD, 1);
     mv.visitVarInsn(Opcodes.ILOAD, 2);
     mv.visitVarInsn(Opcodes.ALOAD, 0);
@@ -133,19 +139,10 @@ class UnusualClassFilesTest {
   /** A loop whose body calls a jsr subroutine (as javac 1.4 compiled finally blocks) storing 3 into b[i]. */
   private static byte[] withSubroutine(String name) {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(Opcodes.V1_4, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
-    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "([I[I)V", null, null);
-    mv.visitCode();
     Label head = new Label();
     Label exit = new Label();
     Label sub = new Label();
-    mv.visitInsn(Opcodes.ICONST_0);
-    mv.visitVarInsn(Opcodes.ISTORE, 2);
-    mv.visitLabel(head);
-    mv.visitVarInsn(Opcodes.ILOAD, 2);
-    mv.visitVarInsn(Opcodes.ALOAD, 0);
-    mv.visitInsn(Opcodes.ARRAYLENGTH);
-    mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+    MethodVisitor mv = loopHead(cw, Opcodes.V1_4, name, head, exit);
     mv.visitJumpInsn(Opcodes.JSR, sub);
     mv.visitIincInsn(2, 1);
     mv.visitJumpInsn(Opcodes.GOTO, head);

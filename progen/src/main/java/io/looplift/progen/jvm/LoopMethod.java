@@ -215,19 +215,28 @@ final class LoopMethod {
     mv.visitInsn(IADD);
     mv.visitVarInsn(ISTORE, hi);
     if (unrolled) {
-      // mainHi = i + ((kTo - kFrom) & -UNROLL): no overflow, since kTo - kFrom >= 0 and mainHi <= hi.
-      int mainHi = newLocal(Type.INT);
-      mv.visitVarInsn(ILOAD, iLocal);
-      mv.visitVarInsn(ILOAD, K_TO);
-      mv.visitVarInsn(ILOAD, K_FROM);
-      mv.visitInsn(ISUB);
-      pushInt(-UNROLL);
-      mv.visitInsn(IAND);
-      mv.visitInsn(IADD);
-      mv.visitVarInsn(ISTORE, mainHi);
+      // No overflow: kTo - kFrom >= 0 and mainHi <= hi.
+      int mainHi = unrolledBound(iLocal);
       countedLoop(iLocal, mainHi, UNROLL, () -> mv.visitIincInsn(iLocal, 1));
     }
     countedLoop(iLocal, hi, 1, () -> mv.visitIincInsn(iLocal, 1));
+  }
+
+  /**
+   * A new local holding {@code base + ((kTo - kFrom) & -UNROLL)}: where the unrolled main loop, counting
+   * from the value in local {@code base}, stops and the remainder loop takes over.
+   */
+  private int unrolledBound(int base) {
+    int bound = newLocal(Type.INT);
+    mv.visitVarInsn(ILOAD, base);
+    mv.visitVarInsn(ILOAD, K_TO);
+    mv.visitVarInsn(ILOAD, K_FROM);
+    mv.visitInsn(ISUB);
+    pushInt(-UNROLL);
+    mv.visitInsn(IAND);
+    mv.visitInsn(IADD);
+    mv.visitVarInsn(ISTORE, bound);
+    return bound;
   }
 
   /** {@code for (int k = kFrom, i = start + kFrom * step; k < kTo; k++, i += step) body}. */
@@ -250,15 +259,7 @@ final class LoopMethod {
       mv.visitVarInsn(ISTORE, iLocal);
     };
     if (unrolled) {
-      int kMain = newLocal(Type.INT);
-      mv.visitVarInsn(ILOAD, K_FROM);
-      mv.visitVarInsn(ILOAD, K_TO);
-      mv.visitVarInsn(ILOAD, K_FROM);
-      mv.visitInsn(ISUB);
-      pushInt(-UNROLL);
-      mv.visitInsn(IAND);
-      mv.visitInsn(IADD);
-      mv.visitVarInsn(ISTORE, kMain);
+      int kMain = unrolledBound(K_FROM);
       countedLoop(k, kMain, UNROLL, advance);
     }
     countedLoop(k, K_TO, 1, advance);
