@@ -12,8 +12,8 @@ public final class Convert implements Node {
 
   public Convert(Node x, Type to) {
     boolean narrowing = to == Type.BYTE || to == Type.SHORT || to == Type.CHAR;
-    // The JVM narrows to byte, short and char only from int (i2b, i2s, i2c); javac goes through int.
-    if (!x.type().isIntegral() && !x.type().isFloating() || to == Type.BOOLEAN || (narrowing && x.type() != Type.INT)) {
+    // Narrowing a float or double to byte, short or char is two JVM steps (d2i, then i2b): javac emits both.
+    if (!x.type().isIntegral() && !x.type().isFloating() || to == Type.BOOLEAN || (narrowing && x.type().isFloating())) {
       throw new IllegalArgumentException("convert " + x.type() + " to " + to);
     }
     this.x = x;

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -47,5 +51,23 @@ class AgentOptionsTest {
     assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
     assertEquals(plain.stdout(), agent.stdout(), agent::describe);
     assertFalse(agent.stderr().isBlank(), () -> "log=debug logged nothing\n" + agent.describe());
+  }
+
+  /** With no OpenCL platform at all, {@code executor=opencl} says so once and the loops run on the jvm executor. */
+  @Test
+  void openclWithoutAnyPlatformFallsBackToTheJvm(@TempDir Path tmp) throws Exception {
+    Path vendors = Files.createDirectory(tmp.resolve("no-vendors"));
+    Path report = tmp.resolve("report.json");
+    ForkedJvm.Result plain = ForkedJvm.plain(DEMO);
+    ForkedJvm.Result agent = ForkedJvm.run(
+        List.of(ForkedJvm.agentArg("executor=opencl,min.length=0,report=" + report)), DEMO,
+        Map.of("OCL_ICD_VENDORS", vendors.toString()));
+    assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
+    assertEquals(plain.stdout(), agent.stdout(), agent::describe);
+    assertEquals(1, agent.stderr().lines().filter(l -> l.contains("executor=opencl")).count(), agent::describe);
+    LoopReport r = LoopReport.read(report);
+    assertTrue(r.devices().isEmpty(), "devices reported without any OpenCL platform");
+    assertTrue(r.loops().stream().anyMatch(l -> "jvm".equals(l.executor()) && l.offloadedRuns() > 0), agent::describe);
+    assertTrue(r.loops().stream().noneMatch(l -> "opencl".equals(l.executor())), agent::describe);
   }
 }

@@ -70,6 +70,11 @@ final class ForkedJvm {
 
   /** Runs {@code mainClass} with extra JVM options (such as {@link #agentArg}). */
   static Result run(List<String> jvmOptions, String mainClass) {
+    return run(jvmOptions, mainClass, Map.of());
+  }
+
+  /** Runs {@code mainClass} with extra JVM options and environment variables. */
+  static Result run(List<String> jvmOptions, String mainClass, Map<String, String> env) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java());
     cmd.add("-Xmx1g");
@@ -77,17 +82,17 @@ final class ForkedJvm {
     cmd.add("-cp");
     cmd.add(appClasses().toString());
     cmd.add(mainClass);
-    return exec(cmd);
+    return exec(cmd, env);
   }
 
   /** Runs {@code java -jar <agent jar> args...}. */
   static Result agentCli(String... args) {
     List<String> cmd = new ArrayList<>(List.of(java(), "-jar", agentJar().toString()));
     cmd.addAll(List.of(args));
-    return exec(cmd);
+    return exec(cmd, Map.of());
   }
 
-  private static Result exec(List<String> cmd) {
+  private static Result exec(List<String> cmd, Map<String, String> env) {
     Path out = null;
     Path err = null;
     try {
@@ -96,6 +101,7 @@ final class ForkedJvm {
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
           .redirectOutput(out.toFile()).redirectError(err.toFile());
       pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
+      pb.environment().putAll(env);
       Process p = pb.start();
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
