@@ -19,26 +19,27 @@ public record LoopShape(Cond cond, int step) {
   public long trips(int start, int limit) {
     long s = start;
     long l = limit;
-    long span;
-    switch (cond) {
-      case LT -> span = step > 0 ? l - s : -1;
-      case LE -> span = step > 0 ? l - s + 1 : -1;
-      case GT -> span = step < 0 ? s - l : -1;
-      case GE -> span = step < 0 ? s - l + 1 : -1;
-      case NE -> {
-        long d = l - s;
-        if (d != 0 && (Long.signum(d) != Integer.signum(step) || d % step != 0)) return -1;
-        return d / step;
-      }
-      default -> span = -1;
+    if (cond == Cond.NE) {
+      long d = l - s;
+      if (d != 0 && (Long.signum(d) != Integer.signum(step) || d % step != 0)) return -1;
+      return d / step > Integer.MAX_VALUE ? -1 : d / step;
     }
-        if (span <= 0) return 0;
+    boolean up = cond == Cond.LT || cond == Cond.LE;
+    boolean down = cond == Cond.GT || cond == Cond.GE;
+    if (!(up && step > 0) && !(down && step < 0)) return -1;
+    long span = switch (cond) {
+      case LT -> l - s;
+      case LE -> l - s + 1;
+      case GT -> s - l;
+      default -> s - l + 1; // GE
+    };
+    if (span <= 0) return 0;
     long abs = Math.abs((long) step);
     long trips = (span + abs - 1) / abs;
-    long last = s + (trips - 1) * step;
-    long after = last + step;
+    long after = s + trips * step;
     // The JVM loop ends only if the value after the last iteration fails the test without wrapping.
     if (after > Integer.MAX_VALUE || after < Integer.MIN_VALUE || trips > Integer.MAX_VALUE) return -1;
     return trips;
   }
+
 }
