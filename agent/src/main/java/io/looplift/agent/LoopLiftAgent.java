@@ -248,10 +248,8 @@ public final class LoopLiftAgent {
       if (config.report() != null) profiler.writeReport(config.report());
       if (!log.info()) return;
       String[] lines = profiler.summary().split("\n");
-      // The last line is the totals (already prefixed); the per-loop lines before it are for debug.
-      if (log.debug()) {
-        for (int k = 0; k < lines.length - 1; k++) log.debug(lines[k]);
-      }
+      // One line per loop (status, where, kind, executor, runs, time), then the totals (already prefixed).
+      for (int k = 0; k < lines.length - 1; k++) log.info(lines[k]);
       if (lines.length > 0) System.err.println(lines[lines.length - 1]);
     } catch (Throwable e) {
       System.err.println("looplift: could not finish the report: " + e);
