@@ -577,20 +577,32 @@ final class BodyEvaluator {
 
   /** The condition under which conditional jump {@code j} is taken; pops its operands. */
   Node condition(JumpInsnNode j, State st) {
+    SymValue[] xy = operands(j, st);
+    return n(Compare.of(jumpCond(j), node(xy[0]), node(xy[1])));
+  }
+
+  /**
+   * Pops the two values conditional jump {@code j} compares; for the single-operand jumps ({@code ifeq}...)
+   * the right one is the constant 0 they compare with.
+   */
+  static SymValue[] operands(JumpInsnNode j, State st) {
     int op = j.getOpcode();
-    if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
-      Node x = node(st.pop());
-      return n(Compare.of(cond(op - Opcodes.IFEQ), x, Const.ofInt(0)));
-    }
     if (op >= Opcodes.IF_ICMPEQ && op <= Opcodes.IF_ICMPLE) {
-      Node y = node(st.pop());
-      Node x = node(st.pop());
-      return n(Compare.of(cond(op - Opcodes.IF_ICMPEQ), x, y));
+      SymValue y = st.pop();
+      SymValue x = st.pop();
+      return new SymValue[] {x, y};
+    }
+    if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
+      SymValue x = st.pop();
+      return new SymValue[] {x, SymValue.primitive(Const.ofInt(0), List.of(new InsnNode(Opcodes.ICONST_0)))};
     }
     throw new Rejection("compares object references");
   }
 
-  private static Cond cond(int k) {
+  /** The relation conditional jump {@code j} tests between its operands. */
+  static Cond jumpCond(JumpInsnNode j) {
+    int op = j.getOpcode();
+    int k = op >= Opcodes.IF_ICMPEQ ? op - Opcodes.IF_ICMPEQ : op - Opcodes.IFEQ;
     return new Cond[] {Cond.EQ, Cond.NE, Cond.LT, Cond.GE, Cond.GT, Cond.LE}[k];
   }
 

@@ -28,7 +28,6 @@ import java.util.function.Function;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
-import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.LocalVariableNode;
@@ -133,7 +132,7 @@ final class LoopAnalyzer {
     BodyEvaluator probe = new BodyEvaluator(ctx);
     BodyEvaluator.State st = initialState(probe, entryFrame, written, -1);
     probe.execute(ctx, header.start, header.end, st, false, 0);
-    SymValue[] operands = testOperands(jump, st);
+    SymValue[] operands = BodyEvaluator.operands(jump, st);
     int ivar = -1;
     boolean ivarLeft = false;
     for (int side = 0; side < 2; side++) {
@@ -146,7 +145,7 @@ final class LoopAnalyzer {
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
     List<AbstractInsnNode> limitRecipe = operands[ivarLeft ? 1 : 0].recipe();
-    Cond cond = jumpCond(jump);
+    Cond cond = BodyEvaluator.jumpCond(jump);
     if (!continueOnJump) cond = cond.negate();
     if (!ivarLeft) cond = cond.mirror();
 
@@ -161,7 +160,7 @@ final class LoopAnalyzer {
       AbstractInsnNode last = ev.execute(ctx, b.start, b.end, s, false, 0);
       Map<Cfg.Block, BodyEvaluator.State> next;
       if (b == header) {
-        testOperands((JumpInsnNode) last, s);
+        BodyEvaluator.operands((JumpInsnNode) last, s);
         if (!ev.stores.isEmpty() || !java.util.Arrays.equals(s.locals, initial.locals)) {
           throw new Rejection("assigns variables or array elements in its loop condition");
         }
@@ -372,27 +371,6 @@ final class LoopAnalyzer {
       case DOUBLE -> Opcodes.DLOAD;
       default -> Opcodes.ILOAD;
     };
-  }
-
-  /** The two compared values of the loop test (the right one is constant 0 for single-operand jumps). */
-  private static SymValue[] testOperands(JumpInsnNode jump, BodyEvaluator.State st) {
-    int op = jump.getOpcode();
-    if (op >= Opcodes.IF_ICMPEQ && op <= Opcodes.IF_ICMPLE) {
-      SymValue y = st.pop();
-      SymValue x = st.pop();
-      return new SymValue[] {x, y};
-    }
-    if (op >= Opcodes.IFEQ && op <= Opcodes.IFLE) {
-      SymValue x = st.pop();
-      return new SymValue[] {x, SymValue.primitive(Const.ofInt(0), List.of(new InsnNode(Opcodes.ICONST_0)))};
-    }
-    throw new Rejection("not a counted loop: its test compares references");
-  }
-
-  private static Cond jumpCond(JumpInsnNode jump) {
-    int op = jump.getOpcode();
-    int k = op >= Opcodes.IF_ICMPEQ ? op - Opcodes.IF_ICMPEQ : op - Opcodes.IFEQ;
-    return new Cond[] {Cond.EQ, Cond.NE, Cond.LT, Cond.GE, Cond.GT, Cond.LE}[k];
   }
 
   private BitSet writtenLocals(Cfg.Loop loop) {
