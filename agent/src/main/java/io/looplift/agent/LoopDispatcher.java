@@ -46,6 +46,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final Map<Integer, Plan> plans = new ConcurrentHashMap<>();
   /** Deferred launches of all threads not yet run: a sync with none anywhere skips its thread-local lookup. */
   private final AtomicInteger deferred = new AtomicInteger();
+  private final ThreadLocal<Boolean> inRegion = new ThreadLocal<>();
 
   /** A launch accepted by {@link #submit} and waiting on its thread's queue. */
   private record Pending(int siteId, Sites.Entry entry, Launch launch) {}
@@ -77,6 +78,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   @Override
   public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     Sites.Entry entry = null;
+    if (inRegion.get() != null) return false;
     try {
       entry = sites.get(siteId);
       if (entry == null || !entry.site().accepted()) return fallback(siteId, entry, "unknown loop site " + siteId);
@@ -121,6 +123,28 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       log.debugOnce("submit " + siteId + " " + e, "internal error at loop site " + siteId + ": " + e);
       return fallback(siteId, entry, "internal error: " + e);
     }
+  }
+
+  // Until regions run through ProgGen, every region runs its original code.
+  @Override
+  public void beginRegion(int regionId) {
+    inRegion.set(Boolean.TRUE);
+  }
+
+  @Override
+  public Object temp(int length, int arrayType) {
+    return null;
+  }
+
+  @Override
+  public boolean endRegion() {
+    inRegion.remove();
+    return false;
+  }
+
+  @Override
+  public void abortRegion() {
+    inRegion.remove();
   }
 
   @Override

@@ -1,11 +1,14 @@
 package io.looplift.agent;
 
 import io.looplift.analyzer.LoopSite;
+import io.looplift.analyzer.RegionSite;
 import io.looplift.analyzer.SiteRegistry;
 import io.looplift.profiler.Profiler;
 import io.looplift.profiler.SiteInfo;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,6 +33,7 @@ final class Sites implements SiteRegistry {
   private int count; // guarded by lock
   // A class rewritten again (retransformed, or defined by a second loader) reports the same loops once.
   private final Map<LoopSite, Integer> ids = new HashMap<>(); // guarded by lock
+  private final List<RegionSite> regions = new ArrayList<>(); // guarded by lock
 
   Sites(Profiler profiler, AgentLog log) {
     this.profiler = profiler;
@@ -88,6 +92,25 @@ final class Sites implements SiteRegistry {
       entries = a;
     }
     log.info("rejected " + now.where() + " (" + reason + ")");
+  }
+
+  @Override
+  public int registerRegion(RegionSite region) {
+    int id;
+    synchronized (lock) {
+      id = regions.size();
+      regions.add(region);
+    }
+    log.info("region " + region.className() + "." + region.method() + (region.line() >= 0 ? ":" + region.line() : "")
+        + ": " + region.siteIds().size() + " loops, " + region.temporaries() + " temporary arrays not allocated");
+    return id;
+  }
+
+  /** The region registered as {@code id}, or null for an id this registry never returned. */
+  RegionSite region(int id) {
+    synchronized (lock) {
+      return id >= 0 && id < regions.size() ? regions.get(id) : null;
+    }
   }
 
   /** The site registered as {@code id}, or null for an id this registry never returned. */

@@ -17,6 +17,18 @@ public final class LoopBridge {
 
     /** Makes every deferred result of the calling thread visible. */
     void sync();
+
+    /** See {@link LoopBridge#beginRegion}. */
+    void beginRegion(int regionId);
+
+    /** See {@link LoopBridge#temp}. */
+    Object temp(int length, int arrayType);
+
+    /** See {@link LoopBridge#endRegion}. */
+    boolean endRegion();
+
+    /** See {@link LoopBridge#abortRegion}. */
+    void abortRegion();
   }
 
   private static volatile Dispatcher dispatcher;
@@ -44,6 +56,40 @@ public final class LoopBridge {
   public static void sync() {
     Dispatcher d = dispatcher;
     if (d != null) d.sync();
+  }
+
+  /**
+   * Starts the fast path of region {@code regionId} on the calling thread: until {@link #endRegion} or
+   * {@link #abortRegion}, {@link #submit} only records its loops, whose arrays may include placeholders
+   * from {@link #temp}.
+   */
+  public static void beginRegion(int regionId) {
+    Dispatcher d = dispatcher;
+    if (d != null) d.beginRegion(regionId);
+  }
+
+  /**
+   * A placeholder for a temporary array of the current region, of {@code length} elements of JVM array type
+   * code {@code arrayType} (as {@code newarray} takes it); null when there is no pipeline.
+   */
+  public static Object temp(int length, int arrayType) {
+    Dispatcher d = dispatcher;
+    return d == null ? null : d.temp(length, arrayType);
+  }
+
+  /**
+   * Ends the current region: true when the pipeline took all its loops (checked together), false when the
+   * caller must run the region's original code instead; either way the region is over.
+   */
+  public static boolean endRegion() {
+    Dispatcher d = dispatcher;
+    return d != null && d.endRegion();
+  }
+
+  /** Abandons the current region, if any; its recorded loops are dropped. */
+  public static void abortRegion() {
+    Dispatcher d = dispatcher;
+    if (d != null) d.abortRegion();
   }
 
   /** Installs the pipeline; a second call is ignored. */

@@ -14,8 +14,9 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * Finds the loops of a class file and rewrites each recognized one into guards, a call to
  * {@code io.looplift.bridge.LoopBridge.submit}, and the original loop as fallback, with
- * {@code LoopBridge.sync()} before the read points that follow. Thread-safe and never throws: any
- * internal error leaves the class unchanged.
+ * {@code LoopBridge.sync()} before the read points that follow; consecutive loops that share temporary
+ * arrays also get a region fast path ({@link RegionRewriter}). Thread-safe and never throws: any internal
+ * error leaves the class unchanged.
  */
 public final class ClassRewriter {
   private final RewriteOptions options;
@@ -55,7 +56,17 @@ public final class ClassRewriter {
         }
         if (plans.isEmpty()) continue;
         accepted.addAll(ids);
-        LoopRewriter.rewrite(ctx, plans, ids.stream().mapToInt(Integer::intValue).toArray(), options.minLength());
+        LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method);
+        for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
+          List<Integer> regionSites = new ArrayList<>();
+          for (LoopAnalyzer.Plan p : region.loops()) regionSites.add(ids.get(plans.indexOf(p)));
+          LoopSite first = region.loops().get(0).site();
+          int regionId = registry.registerRegion(new RegionSite(first.className(), first.method(), first.descriptor(),
+              first.line(), regionSites, region.temporaries().size()));
+          RegionRewriter.rewrite(ctx, region, regionId, regionSites.stream().mapToInt(Integer::intValue).toArray(),
+              options.minLength(), scratch);
+        }
+        LoopRewriter.rewrite(ctx, plans, ids.stream().mapToInt(Integer::intValue).toArray(), options.minLength(), scratch);
       }
       if (accepted.isEmpty()) return null;
       int major = cn.version & 0xFFFF;

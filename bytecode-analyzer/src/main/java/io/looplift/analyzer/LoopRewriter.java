@@ -13,6 +13,7 @@ import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
@@ -36,13 +37,9 @@ final class LoopRewriter {
 
   private LoopRewriter() {}
 
-  static void rewrite(MethodContext ctx, List<LoopAnalyzer.Plan> plans, int[] siteIds, int minLength) {
+  static void rewrite(MethodContext ctx, List<LoopAnalyzer.Plan> plans, int[] siteIds, int minLength, Scratch scratch) {
     InsnList il = ctx.method.instructions;
     AbstractInsnNode[] insns = ctx.insns;
-    int tLimit = ctx.method.maxLocals;
-    int tArrays = tLimit + 1;
-    int tScalars = tLimit + 2;
-    ctx.method.maxLocals += 3;
     Set<LabelNode> preambles = new HashSet<>();
     LabelNode[] exits = new LabelNode[plans.size()];
     for (int p = 0; p < plans.size(); p++) {
@@ -52,13 +49,13 @@ final class LoopRewriter {
       LabelNode pre = new LabelNode();
       preambles.add(pre);
       redirectEntry(il, insns[plan.preheader().end - 1], header, pre);
-      emitPreamble(ctx, plan, siteIds[p], minLength, pre, header, exits[p], tLimit, tArrays, tScalars);
+      emitPreamble(ctx, plan, siteIds[p], minLength, pre, header, exits[p], scratch);
     }
     Set<AbstractInsnNode> synced = new HashSet<>();
     for (LabelNode exit : exits) insertSync(il, exit, preambles, synced);
   }
 
-  private static LabelNode labelAt(InsnList il, AbstractInsnNode first) {
+  static LabelNode labelAt(InsnList il, AbstractInsnNode first) {
     if (first instanceof LabelNode l) return l;
     LabelNode l = new LabelNode();
     il.insertBefore(first, l);
@@ -82,18 +79,46 @@ final class LoopRewriter {
   }
 
   private static void emitPreamble(MethodContext ctx, LoopAnalyzer.Plan plan, int siteId, int minLength, LabelNode pre,
-      LabelNode header, LabelNode exit, int tLimit, int tArrays, int tScalars) {
+      LabelNode header, LabelNode exit, Scratch scratch) {
     InsnList il = ctx.method.instructions;
     LabelNode argsEnd = new LabelNode();
     LabelNode handler = new LabelNode();
     LabelNode fallback = new LabelNode();
-    int ivar = plan.ivar();
     il.add(pre);
+    emitArguments(il, plan, minLength, scratch, fallback);
+    il.add(argsEnd);
+    emitSubmit(il, plan, siteId, scratch, fallback);
+    emitResults(il, plan, scratch);
+    il.add(new JumpInsnNode(Opcodes.GOTO, exit));
+    il.add(handler);
+    il.add(new InsnNode(Opcodes.POP));
+    il.add(fallback);
+    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "sync", "()V", false));
+    il.add(new JumpInsnNode(Opcodes.GOTO, header));
+    ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
+  }
+
+  /** Three local slots past the method's own, for the limit, the arrays and the scalars of a submit call. */
+  record Scratch(int limit, int arrays, int scalars) {
+    static Scratch allocate(MethodNode method) {
+      int first = method.maxLocals;
+      method.maxLocals += 3;
+      return new Scratch(first, first + 1, first + 2);
+    }
+  }
+
+  /**
+   * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
+   * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
+   * {@code minLength}.
+   */
+  static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int minLength, Scratch scratch, LabelNode decline) {
+    int ivar = plan.ivar();
     copy(il, plan.limitRecipe());
-    il.add(new VarInsnNode(Opcodes.ISTORE, tLimit));
+    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     if (minLength > 0) {
       // |limit - i| as a long: loops shorter than min.length are not worth a dispatch.
-      il.add(new VarInsnNode(Opcodes.ILOAD, tLimit));
+      il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
       il.add(new InsnNode(Opcodes.I2L));
       il.add(new VarInsnNode(Opcodes.ILOAD, ivar));
       il.add(new InsnNode(Opcodes.I2L));
@@ -101,7 +126,7 @@ final class LoopRewriter {
       il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "abs", "(J)J", false));
       il.add(new LdcInsnNode((long) minLength));
       il.add(new InsnNode(Opcodes.LCMP));
-      il.add(new JumpInsnNode(Opcodes.IFLT, fallback));
+      il.add(new JumpInsnNode(Opcodes.IFLT, decline));
     }
     List<List<AbstractInsnNode>> arrays = plan.arrayRecipes();
     push(il, arrays.size());
@@ -112,7 +137,7 @@ final class LoopRewriter {
       copy(il, arrays.get(k));
       il.add(new InsnNode(Opcodes.AASTORE));
     }
-    il.add(new VarInsnNode(Opcodes.ASTORE, tArrays));
+    il.add(new VarInsnNode(Opcodes.ASTORE, scratch.arrays()));
     List<io.looplift.ir.Type> paramTypes = plan.site().template().params();
     int nParams = paramTypes.size();
     push(il, nParams + plan.accLocals().length + 1);
@@ -132,42 +157,43 @@ final class LoopRewriter {
       toBits(il, t);
       il.add(new InsnNode(Opcodes.LASTORE));
     }
-    il.add(new VarInsnNode(Opcodes.ASTORE, tScalars));
-    il.add(argsEnd);
+    il.add(new VarInsnNode(Opcodes.ASTORE, scratch.scalars()));
+  }
+
+  /** Calls {@code LoopBridge.submit} with the evaluated arguments; jumps to {@code decline} when it returns false. */
+  static void emitSubmit(InsnList il, LoopAnalyzer.Plan plan, int siteId, Scratch scratch, LabelNode decline) {
     push(il, siteId);
-    il.add(new VarInsnNode(Opcodes.ALOAD, tArrays));
-    il.add(new VarInsnNode(Opcodes.ALOAD, tScalars));
-    il.add(new VarInsnNode(Opcodes.ILOAD, ivar));
-    il.add(new VarInsnNode(Opcodes.ILOAD, tLimit));
+    il.add(new VarInsnNode(Opcodes.ALOAD, scratch.arrays()));
+    il.add(new VarInsnNode(Opcodes.ALOAD, scratch.scalars()));
+    il.add(new VarInsnNode(Opcodes.ILOAD, plan.ivar()));
+    il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
     il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "submit", SUBMIT_DESC, false));
-    il.add(new JumpInsnNode(Opcodes.IFEQ, fallback));
+    il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
+  }
+
+  /** Stores the accumulators' results and the induction variable's final value from the scalars. */
+  static void emitResults(InsnList il, LoopAnalyzer.Plan plan, Scratch scratch) {
+    int nParams = plan.site().template().params().size();
     for (int j = 0; j < plan.accLocals().length; j++) {
       io.looplift.ir.Type t = plan.accTypes().get(j);
-      il.add(new VarInsnNode(Opcodes.ALOAD, tScalars));
+      il.add(new VarInsnNode(Opcodes.ALOAD, scratch.scalars()));
       push(il, nParams + j);
       il.add(new InsnNode(Opcodes.LALOAD));
       fromBits(il, t);
       il.add(new VarInsnNode(storeOpcode(t), plan.accLocals()[j]));
     }
-    il.add(new VarInsnNode(Opcodes.ALOAD, tScalars));
+    il.add(new VarInsnNode(Opcodes.ALOAD, scratch.scalars()));
     push(il, nParams + plan.accLocals().length);
     il.add(new InsnNode(Opcodes.LALOAD));
     il.add(new InsnNode(Opcodes.L2I));
-    il.add(new VarInsnNode(Opcodes.ISTORE, ivar));
-    il.add(new JumpInsnNode(Opcodes.GOTO, exit));
-    il.add(handler);
-    il.add(new InsnNode(Opcodes.POP));
-    il.add(fallback);
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "sync", "()V", false));
-    il.add(new JumpInsnNode(Opcodes.GOTO, header));
-    ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
+    il.add(new VarInsnNode(Opcodes.ISTORE, plan.ivar()));
   }
 
   private static void copy(InsnList il, List<AbstractInsnNode> recipe) {
     for (AbstractInsnNode in : recipe) il.add(in.clone(Map.of()));
   }
 
-  private static void push(InsnList il, int v) {
+  static void push(InsnList il, int v) {
     if (v >= -1 && v <= 5) il.add(new InsnNode(Opcodes.ICONST_0 + v));
     else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) il.add(new IntInsnNode(Opcodes.BIPUSH, v));
     else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) il.add(new IntInsnNode(Opcodes.SIPUSH, v));
@@ -215,7 +241,7 @@ final class LoopRewriter {
   }
 
   /** Instructions that touch only locals and the operand stack and cannot throw. */
-  private static boolean isLocalOnly(AbstractInsnNode in) {
+  static boolean isLocalOnly(AbstractInsnNode in) {
     int op = in.getOpcode();
     if (op == Opcodes.IDIV || op == Opcodes.LDIV || op == Opcodes.IREM || op == Opcodes.LREM) return false;
     if (op == Opcodes.LDC) return !(((LdcInsnNode) in).cst instanceof org.objectweb.asm.Type);

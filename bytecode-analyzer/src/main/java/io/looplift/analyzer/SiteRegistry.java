@@ -10,4 +10,7 @@ public interface SiteRegistry {
    * runs unchanged. {@code reason} is readable by a user.
    */
   void discard(int siteId, String reason);
+
+  /** Records a region whose loops were all registered before, and returns its id for the bridge. */
+  int registerRegion(RegionSite region);
 }

@@ -39,6 +39,12 @@ final class Rewritten {
       public void discard(int siteId, String reason) {
         throw new AssertionError(reason);
       }
+
+      @Override
+      public int registerRegion(RegionSite region) {
+        LoopBridge.REGIONS.add(region);
+        return LoopBridge.REGIONS.size() - 1;
+      }
     };
     byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, original.getClassLoader());
     assertNotNull(out, original.getSimpleName() + " must be rewritten");

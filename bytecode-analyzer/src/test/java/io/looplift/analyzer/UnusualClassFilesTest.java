@@ -31,6 +31,12 @@ class UnusualClassFilesTest {
 
     @Override
     public void discard(int siteId, String reason) {}
+
+    @Override
+    public synchronized int registerRegion(RegionSite region) {
+      LoopBridge.REGIONS.add(region);
+      return LoopBridge.REGIONS.size() - 1;
+    }
   });
 
   @Test

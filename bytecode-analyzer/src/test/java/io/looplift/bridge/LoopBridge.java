@@ -1,6 +1,7 @@
 package io.looplift.bridge;
 
 import io.looplift.analyzer.LoopSite;
+import io.looplift.analyzer.RegionSite;
 import io.looplift.ir.AffineIndex;
 import io.looplift.ir.Evaluator;
 import io.looplift.ir.Interpreter;
@@ -17,18 +18,102 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Test double of the agent's bootstrap bridge, with the same signatures: it runs each submitted loop at
- * once with the IR interpreter after checking bounds, so analyzer tests need no agent.
+ * once with the IR interpreter after checking bounds, so analyzer tests need no agent. Inside a region it
+ * records the loops and runs them at {@link #endRegion}, with the temporaries allocated only then.
  */
 public final class LoopBridge {
   public static final List<LoopSite> SITES = new CopyOnWriteArrayList<>();
+  public static final List<RegionSite> REGIONS = new CopyOnWriteArrayList<>();
   public static int submitted;
   public static int syncs;
   /** Launches whose reductions ran split into chunks. */
   public static int split;
+  public static int regionsCommitted;
+  public static int regionsAborted;
+  /** When set, {@link #endRegion} declines every region, so the original code runs. */
+  public static boolean declineRegions;
+
+  /** A temporary of the current region: what {@link #temp} returns instead of an array. */
+  private record Temp(int length, int type) {}
+
+  /** A loop recorded in the current region. */
+  private record Recorded(int siteId, Object[] arrays, long[] scalars, int start, int limit) {}
+
+  private static List<Recorded> region;
 
   private LoopBridge() {}
 
+  public static void beginRegion(int regionId) {
+    region = new java.util.ArrayList<>();
+  }
+
+  public static Object temp(int length, int type) {
+    return new Temp(length, type);
+  }
+
+  public static boolean endRegion() {
+    List<Recorded> loops = region;
+    region = null;
+    if (loops == null || declineRegions) {
+      regionsAborted++;
+      return false;
+    }
+    Map<Temp, Object> arrays = new java.util.IdentityHashMap<>();
+    for (Recorded r : loops) {
+      for (int a = 0; a < r.arrays().length; a++) {
+        if (r.arrays()[a] instanceof Temp t) {
+          if (t.length() < 0) {
+            regionsAborted++;
+            return false;
+          }
+          r.arrays()[a] = arrays.computeIfAbsent(t, k -> newArray(k.type(), k.length()));
+        }
+      }
+    }
+    for (Recorded r : loops) {
+      if (!check(r.siteId(), r.arrays(), r.scalars(), r.start(), r.limit())) {
+        regionsAborted++;
+        return false;
+      }
+    }
+    for (Recorded r : loops) run(r.siteId(), r.arrays(), r.scalars(), r.start(), r.limit());
+    regionsCommitted++;
+    return true;
+  }
+
+  public static void abortRegion() {
+    if (region != null) regionsAborted++;
+    region = null;
+  }
+
+  private static Object newArray(int type, int length) {
+    switch (type) {
+      case org.objectweb.asm.Opcodes.T_BOOLEAN: return new boolean[length];
+      case org.objectweb.asm.Opcodes.T_BYTE: return new byte[length];
+      case org.objectweb.asm.Opcodes.T_CHAR: return new char[length];
+      case org.objectweb.asm.Opcodes.T_SHORT: return new short[length];
+      case org.objectweb.asm.Opcodes.T_INT: return new int[length];
+      case org.objectweb.asm.Opcodes.T_LONG: return new long[length];
+      case org.objectweb.asm.Opcodes.T_FLOAT: return new float[length];
+      default: return new double[length];
+    }
+  }
+
   public static boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    if (region != null) {
+      LoopSite site = SITES.get(siteId);
+      long trips = site.shape().trips(start, limit);
+      if (trips < 0 || !site.template().reductions().isEmpty()) return false;
+      region.add(new Recorded(siteId, arrays, scalars, start, limit));
+      scalars[scalars.length - 1] = (int) (start + trips * site.shape().step());
+      return true;
+    }
+    if (!check(siteId, arrays, scalars, start, limit)) return false;
+    run(siteId, arrays, scalars, start, limit);
+    return true;
+  }
+
+  private static boolean check(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     LoopSite site = SITES.get(siteId);
     LoopTemplate t = site.template();
     long trips = site.shape().trips(start, limit);
@@ -40,6 +125,16 @@ public final class LoopBridge {
     for (int a = 0; a < arrays.length; a++) if (arrays[a] == null) return false;
     for (Node n : Nodes.postOrder(t.roots())) if (n instanceof Load l && !inBounds(site, arrays[l.array()], l.index(), guard, start, trips)) return false;
     for (Store s : t.stores()) if (!inBounds(site, arrays[s.array()], s.index(), guard, start, trips)) return false;
+    return true;
+  }
+
+  private static void run(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    LoopSite site = SITES.get(siteId);
+    LoopTemplate t = site.template();
+    long trips = site.shape().trips(start, limit);
+    int np = t.params().size();
+    long[] params = java.util.Arrays.copyOf(scalars, np);
+    long[] accs = java.util.Arrays.copyOfRange(scalars, np, np + t.accumulators().size());
     if (!t.reductions().isEmpty() && t.isParallel(false)) {
       splitReductions(t, site, arrays, params, accs, start, trips);
       t = new LoopTemplate(t.arrays(), t.params(), List.of(), t.stores(), List.of());
@@ -57,7 +152,6 @@ public final class LoopBridge {
     System.arraycopy(accs, 0, scalars, np, accs.length);
     scalars[scalars.length - 1] = (int) (start + trips * site.shape().step());
     submitted++;
-    return true;
   }
 
   private static boolean inBounds(LoopSite site, Object array, Node index, Interpreter guard, int start, long trips) {
