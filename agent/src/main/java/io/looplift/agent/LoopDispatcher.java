@@ -209,7 +209,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       long nanos = System.nanoTime() - t0;
       profiler.offloaded(entry.profilerId(), x.name(), nanos);
       // Until fusion lands, every launch is a kernel of its own, named after its loop.
-      profiler.kernelLaunch(entry.where() + "#" + siteId, x.name(), entry.profilerId(), nanos);
+      profiler.kernelLaunch(entry.where() + "#" + siteId, x.name(), nanos, entry.profilerId());
       return true;
     }
     return false;

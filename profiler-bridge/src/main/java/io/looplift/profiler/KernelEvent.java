@@ -21,9 +21,9 @@ final class KernelEvent extends Event {
   @Label("Executor")
   String executor;
 
-  @Label("Site")
-  @Description("Id of the loop site the launch served, as in the report")
-  int site;
+  @Label("Sites")
+  @Description("Ids of the loop sites the launch served (several for fused loops), as in the report")
+  String sites;
 
   @Label("Kernel Time")
   @Description("How long the launch took, as measured by the executor")

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.JMException;
@@ -49,10 +50,8 @@ public final class Profiler {
   private final Map<String, KernelRecord> kernels = new ConcurrentHashMap<>();
   private final AtomicLong kernelOrder = new AtomicLong();
   private volatile List<String> devices = List.of();
-  private volatile TraceCacheTotals traceCache = new TraceCacheTotals(0, 0);
+  private volatile Supplier<TraceCacheStats> traceCache = () -> TraceCacheStats.NONE;
   private boolean mbeanRegistered; // guarded by this
-
-  private record TraceCacheTotals(long hits, long misses) {}
 
   /** An empty profiler: no sites, kernels or devices. */
   public Profiler() {}
@@ -113,24 +112,24 @@ public final class Profiler {
   }
 
   /**
-   * Records one launch of kernel {@code kernelId} on {@code executor} that served site {@code siteId} and
-   * took {@code nanos}. Every call counts as one launch; the kernel's {@code loops} in the report are the
-   * distinct site ids of its calls. Launch time is kept per kernel; a site's own time comes from
-   * {@link #offloaded}, so the two never add up twice.
+   * Records one launch of kernel {@code kernelId} on {@code executor} that took {@code nanos} and served
+   * sites {@code siteIds} (several when loops were fused into it). Every call counts as one launch; the
+   * kernel's {@code loops} in the report are the distinct site ids of its calls. Launch time is kept per
+   * kernel; a site's own time comes from {@link #offloaded}, so the two never add up twice.
    */
-  public void kernelLaunch(String kernelId, String executor, int siteId, long nanos) {
+  public void kernelLaunch(String kernelId, String executor, long nanos, int... siteIds) {
     String id = String.valueOf(kernelId);
     KernelRecord k = kernels.get(id);
     if (k == null) k = kernels.computeIfAbsent(id, x -> new KernelRecord(x, kernelOrder.getAndIncrement()));
     k.launches.increment();
     k.timeNanos.add(Math.max(0, nanos));
     k.executors.add(executor);
-    k.served(siteId);
+    for (int siteId : siteIds) k.served(siteId);
     KernelEvent event = new KernelEvent();
     if (event.isEnabled()) {
       event.kernelId = id;
       event.executor = executor;
-      event.site = siteId;
+      event.sites = Arrays.toString(siteIds);
       event.kernelTime = nanos;
       event.commit();
     }
@@ -147,9 +146,9 @@ public final class Profiler {
     devices = List.copyOf(copy);
   }
 
-  /** Sets the trace-cache totals the report shows (totals, not increments). */
-  public void traceCache(long hits, long misses) {
-    traceCache = new TraceCacheTotals(hits, misses);
+  /** Sets where the report reads the trace-cache totals from (called at every report). */
+  public void traceCache(Supplier<TraceCacheStats> source) {
+    traceCache = Objects.requireNonNull(source, "source");
   }
 
   /**
@@ -197,8 +196,10 @@ public final class Profiler {
           .endObject();
     }
     w.endArray();
-    TraceCacheTotals tc = traceCache;
-    w.name("traceCache").beginObject().name("hits").value(tc.hits()).name("misses").value(tc.misses()).endObject();
+    TraceCacheStats tc = traceCache.get();
+    w.name("traceCache").beginObject().name("hits").value(tc.hits()).name("misses").value(tc.misses())
+        .name("evictions").value(tc.evictions()).name("regionHits").value(tc.regionHits())
+        .name("regionMisses").value(tc.regionMisses()).endObject();
     w.name("kernels").beginArray();
     for (KernelRecord k : kernelSnapshot()) {
       w.beginObject().name("id").value(k.id).name("executor").value(k.executors.mostUsed());
@@ -256,7 +257,7 @@ public final class Profiler {
       launches += k.launches.sum();
       kernelNanos += k.timeNanos.sum();
     }
-    TraceCacheTotals tc = traceCache;
+    TraceCacheStats tc = traceCache.get();
     sb.append(String.format(Locale.ROOT,
         "looplift: %d loops (%d offloaded, %d rejected), runs %d/%d, %s; %d kernels, %d launches, %s;"
             + " trace cache %d hits, %d misses%n",

@@ -32,7 +32,7 @@ class ObservabilityTest {
         recording.enable(e).withThreshold(Duration.ZERO);
       }
       recording.start();
-      p.kernelLaunch("k7", "jvm", site, 1234);
+      p.kernelLaunch("k7", "jvm", 1234, site);
       p.offloaded(site, "jvm", 2000);
       p.fallback(site, "guard failed");
       p.traceCacheMiss("scale[f32 x 1000]");
@@ -47,7 +47,7 @@ class ObservabilityTest {
     RecordedEvent kernel = events.get("looplift.Kernel");
     assertEquals("k7", kernel.getString("kernelId"));
     assertEquals("jvm", kernel.getString("executor"));
-    assertEquals(site, kernel.getInt("site"));
+    assertEquals("[" + site + "]", kernel.getString("sites"));
     assertEquals(Duration.ofNanos(1234), kernel.getDuration("kernelTime"));
     assertEquals(List.of("LoopLift"), kernel.getEventType().getCategoryNames());
 

@@ -20,7 +20,7 @@ class ProfilerTest {
 
   @Test
   void emptyReport() {
-    assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0},\"kernels\":[],\"devices\":[]}",
+    assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[]}",
         new Profiler().reportJson());
   }
 
@@ -45,11 +45,12 @@ class ProfilerTest {
     p.fallback(scale, "array too short");
     p.fallback(scale, "null array");
     p.fallback(sum, "guard failed");
-    p.kernelLaunch("k0", "opencl", scale, 40);
-    p.kernelLaunch("k0", "opencl", sum, 30);
-    p.kernelLaunch("k0", "opencl", scale, 20);
-    p.kernelLaunch("k1", "jvm", scale, 7);
-    p.traceCache(5, 2);
+    p.kernelLaunch("k0", "opencl", 40, scale);
+    p.kernelLaunch("k0", "opencl", 30, sum);
+    p.kernelLaunch("k0", "opencl", 20, scale);
+    p.kernelLaunch("k1", "jvm", 7, scale);
+    p.kernelLaunch("fused", "jvm", 11, sum, scale);
+    p.traceCache(() -> new TraceCacheStats(5, 2, 1, 4, 3));
     p.devices(List.of("jvm: 16 threads", "opencl: NVIDIA H200"));
     assertEquals(2, sum);
     assertEquals(1, copy);
@@ -63,10 +64,11 @@ class ProfilerTest {
         + "{\"id\":2,\"class\":\"demo.Demo\",\"method\":\"sum\",\"descriptor\":\"([F[F)V\",\"line\":30,"
         + "\"kind\":\"reduce\",\"status\":\"offloaded\",\"reason\":null,\"executor\":null,"
         + "\"runs\":{\"offloaded\":0,\"fallback\":1},\"timeNanos\":0,\"lastFallback\":\"guard failed\"}],"
-        + "\"traceCache\":{\"hits\":5,\"misses\":2},"
+        + "\"traceCache\":{\"hits\":5,\"misses\":2,\"evictions\":1,\"regionHits\":4,\"regionMisses\":3},"
         + "\"kernels\":["
         + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90},"
-        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7}],"
+        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7},"
+        + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11}],"
         + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"]}";
     String json = p.reportJson();
     assertEquals(expected, json);
@@ -92,7 +94,7 @@ class ProfilerTest {
     String reason = "loop writes \"a[i]\" then \\ reads \u0001 \ud800 lone \udc00 surrogates";
     Profiler p = new Profiler();
     p.siteAdded(new SiteInfo(cls, "m\"", "()V", 3, "loop", "rejected", reason));
-    p.kernelLaunch("k\"\\", "jvm", 0, 1);
+    p.kernelLaunch("k\"\\", "jvm", 1, 0);
     p.devices(List.of("dev\u0002"));
     String json = p.reportJson();
     assertTrue(json.contains("we\\\"ird\\\\pkg.Cl\\u0000ass\\u001f\u007f\\n\\t\\r\\b\\f/é€😀"), json);
@@ -127,7 +129,7 @@ class ProfilerTest {
           int site = i % sites;
           p.offloaded(site, thread % 2 == 0 ? "jvm" : "opencl", 2);
           if (i % 3 == 0) p.fallback(site, "t" + thread);
-          p.kernelLaunch("k" + (i % 2), "jvm", site, 1);
+          p.kernelLaunch("k" + (i % 2), "jvm", 1, site);
           if (i % 1000 == 0) {
             p.siteAdded(new SiteInfo("late.C", "m", "()V", thread, "loop", "rejected", "r"));
             Json.parse(p.reportJson());
@@ -163,8 +165,8 @@ class ProfilerTest {
     p.offloaded(scale, "jvm", 2_000_000);
     p.offloaded(scale, "jvm", 2_100_000);
     p.offloaded(scale, "jvm", 0);
-    p.kernelLaunch("k0", "jvm", scale, 3_000_000);
-    p.traceCache(2, 1);
+    p.kernelLaunch("k0", "jvm", 3_000_000, scale);
+    p.traceCache(() -> new TraceCacheStats(2, 1, 0, 0, 0));
     String[] lines = p.summary().split("\n");
     assertEquals(3, lines.length, p.summary());
     assertEquals("offloaded  Demo.scale:12  map  jvm  runs 3/0  4.1 ms", lines[0]);
