@@ -24,7 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
@@ -250,21 +250,20 @@ final class LoopAnalyzer {
     for (Node x : Nodes.postOrder(roots)) {
       if (x instanceof Param p && !paramIndex.containsKey(p)) paramIndex.put(p, new Param(paramIndex.size(), p.type()));
     }
-    Map<Node, Node> memo = new HashMap<>();
-    Function<Node, Node> leaf = x -> {
+    UnaryOperator<Node> leaf = x -> {
       if (x instanceof Acc a) return new Acc(accIndex.get(a.index()), a.type());
       if (x instanceof Param p) return paramIndex.get(p);
       return x;
     };
     List<Store> stores = new ArrayList<>();
     for (Store s : ev.stores) {
-      stores.add(new Store(s.array(), s.elementType(), rebuild(s.index(), leaf, memo), rebuild(s.value(), leaf, memo),
-          rebuild(s.predicate(), leaf, memo)));
+      stores.add(new Store(s.array(), s.elementType(), Nodes.rewrite(s.index(), leaf), Nodes.rewrite(s.value(), leaf),
+          Nodes.rewrite(s.predicate(), leaf)));
     }
     List<Reduction> reductions = new ArrayList<>();
     List<io.looplift.ir.Type> accTypes = new ArrayList<>();
     for (int j = 0; j < accLocals.size(); j++) {
-      Node update = rebuild(finals.get(accLocals.get(j)), leaf, memo);
+      Node update = Nodes.rewrite(finals.get(accLocals.get(j)), leaf);
       accTypes.add(update.type());
       reductions.add(ReductionClassifier.classify(j, update));
     }
@@ -294,27 +293,6 @@ final class LoopAnalyzer {
         if (x instanceof Acc a) carried.set(a.index());
       }
     }
-  }
-
-  /** Rebuilds {@code n} bottom-up with {@code leaf} applied to its leaves. */
-  static Node rebuild(Node n, Function<Node, Node> leaf, Map<Node, Node> memo) {
-    Node done = memo.get(n);
-    if (done != null) return done;
-    Node r;
-    if (n instanceof Load l) r = new Load(l.array(), l.elementType(), rebuild(l.index(), leaf, memo));
-    else if (n instanceof Unary u) r = Unary.of(u.op(), rebuild(u.x(), leaf, memo));
-    else if (n instanceof Binary b) r = Binary.of(b.op(), rebuild(b.x(), leaf, memo), rebuild(b.y(), leaf, memo));
-    else if (n instanceof Compare c) r = Compare.of(c.cond(), rebuild(c.x(), leaf, memo), rebuild(c.y(), leaf, memo));
-    else if (n instanceof Select s) {
-      r = Select.of(rebuild(s.cond(), leaf, memo), rebuild(s.ifTrue(), leaf, memo), rebuild(s.ifFalse(), leaf, memo));
-    } else if (n instanceof Convert c) r = Convert.of(rebuild(c.x(), leaf, memo), c.to());
-    else if (n instanceof Call c) {
-      List<Node> args = new ArrayList<>();
-      for (Node a : c.args()) args.add(rebuild(a, leaf, memo));
-      r = new Call(c.owner(), c.name(), c.desc(), args);
-    } else r = leaf.apply(n);
-    memo.put(n, r);
-    return r;
   }
 
   /** Each written array must be read only at the element it writes in the same iteration. */

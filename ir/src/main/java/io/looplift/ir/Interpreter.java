@@ -27,6 +27,29 @@ public final class Interpreter {
     this.accs = accs;
   }
 
+  /**
+   * Runs a whole launch of {@code t} in order: iterations {@code k = 0 .. trips-1} with induction value
+   * {@code i = start + k * step} (int arithmetic). Each iteration computes every node, then performs the
+   * stores in template order (where their predicate holds) and assigns every reduction update at once.
+   * {@code accs} holds the initial values (raw bits) on entry and the results on return; it is written
+   * only after the last iteration, so an exception mid-launch leaves it untouched.
+   */
+  public static void run(LoopTemplate t, Object[] arrays, long[] params, long[] accs, int start, int step, int trips) {
+    List<Node> roots = t.roots();
+    long[] current = accs.clone();
+    Interpreter interpreter = new Interpreter(arrays, params, current);
+    for (int k = 0; k < trips; k++) {
+      Map<Node, Long> v = interpreter.evaluate(roots, start + k * step);
+      for (Store s : t.stores()) {
+        if (v.get(s.predicate()) != 0) {
+          Evaluator.store(arrays[s.array()], s.elementType(), (int) (long) v.get(s.index()), v.get(s.value()));
+        }
+      }
+      for (Reduction r : t.reductions()) current[r.acc()] = v.get(r.update());
+    }
+    System.arraycopy(current, 0, accs, 0, accs.length);
+  }
+
   /** Evaluates every node of {@code roots} for iteration {@code i}; returns raw bits per node. */
   public Map<Node, Long> evaluate(List<Node> roots, int i) {
     Map<Node, Long> values = new HashMap<>();

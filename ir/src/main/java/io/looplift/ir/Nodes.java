@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /** Traversals over node DAGs. Shared sub-DAGs are visited once (structural equality). */
 public final class Nodes {
@@ -36,6 +37,34 @@ public final class Nodes {
     if (seen.contains(n)) return;
     for (Node c : children(n)) visit(c, seen);
     seen.add(n);
+  }
+
+  /**
+   * Rebuilds the DAG below {@code root} bottom-up: every node is rebuilt from its rewritten operands through
+   * the folding factories ({@code Binary.of} and the like), then handed to {@code replace}, whose result
+   * stands for the node in its users. A replacement is final: it is not rewritten again. Shared sub-DAGs
+   * are rewritten once.
+   */
+  public static Node rewrite(Node root, UnaryOperator<Node> replace) {
+    Map<Node, Node> done = new HashMap<>();
+    for (Node n : postOrder(List.of(root))) {
+      List<Node> operands = new ArrayList<>();
+      for (Node c : children(n)) operands.add(done.get(c));
+      done.put(n, replace.apply(withOperands(n, operands)));
+    }
+    return done.get(root);
+  }
+
+  /** {@code n} with its operands replaced by {@code ops} (in {@link #children} order), folded where possible. */
+  private static Node withOperands(Node n, List<Node> ops) {
+    if (n instanceof Load l) return new Load(l.array(), l.elementType(), ops.get(0));
+    if (n instanceof Unary u) return Unary.of(u.op(), ops.get(0));
+    if (n instanceof Binary b) return Binary.of(b.op(), ops.get(0), ops.get(1));
+    if (n instanceof Compare c) return Compare.of(c.cond(), ops.get(0), ops.get(1));
+    if (n instanceof Select s) return Select.of(ops.get(0), ops.get(1), ops.get(2));
+    if (n instanceof Convert c) return Convert.of(ops.get(0), c.to());
+    if (n instanceof Call c) return new Call(c.owner(), c.name(), c.desc(), ops);
+    return n; // Const, Param, Index, Acc
   }
 
   /** True when {@code n} or any node below it satisfies {@code p}. */

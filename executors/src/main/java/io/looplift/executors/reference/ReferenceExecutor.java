@@ -3,14 +3,8 @@ package io.looplift.executors.reference;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
-import io.looplift.ir.Evaluator;
 import io.looplift.ir.Interpreter;
 import io.looplift.ir.LoopTemplate;
-import io.looplift.ir.Node;
-import io.looplift.ir.Reduction;
-import io.looplift.ir.Store;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The ground truth: runs each iteration in order through the {@link io.looplift.ir.Interpreter}, then
@@ -27,24 +21,8 @@ public final class ReferenceExecutor implements Executor {
   /** Runs the launch; accumulators are written only after the last iteration. */
   @Override
   public void execute(Launch launch, ExecutionOptions options) {
-    LoopTemplate t = launch.template();
-    List<Node> roots = t.roots();
-    List<Reduction> reductions = t.reductions();
-    long[] accs = launch.accumulators().clone();
-    long[] next = new long[accs.length];
-    Interpreter interpreter = new Interpreter(launch.arrays(), launch.params(), accs);
-    for (int k = 0; k < launch.trips(); k++) {
-      int i = launch.start() + k * launch.step();
-      Map<Node, Long> v = interpreter.evaluate(roots, i);
-      for (Store s : t.stores()) {
-        if (v.get(s.predicate()) != 0) {
-          Evaluator.store(launch.arrays()[s.array()], s.elementType(), (int) (long) v.get(s.index()), v.get(s.value()));
-        }
-      }
-      for (Reduction r : reductions) next[r.acc()] = v.get(r.update());
-      for (Reduction r : reductions) accs[r.acc()] = next[r.acc()];
-    }
-    System.arraycopy(accs, 0, launch.accumulators(), 0, accs.length);
+    Interpreter.run(launch.template(), launch.arrays(), launch.params(), launch.accumulators(),
+        launch.start(), launch.step(), launch.trips());
   }
 
   @Override
