@@ -3,16 +3,17 @@ package io.looplift.agent;
 import io.looplift.analyzer.ClassRewriter;
 import io.looplift.analyzer.RewriteOptions;
 import io.looplift.bridge.LoopBridge;
+import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
-import io.looplift.executors.ExecutionException;
 import io.looplift.executors.jvm.JvmExecutor;
 import io.looplift.executors.opencl.DeviceInfo;
 import io.looplift.executors.opencl.DeviceInventory;
 import io.looplift.executors.opencl.OpenClExecutor;
-import io.looplift.tracecache.DiskProgramStore;
 import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.executors.schedule.EScheduler;
 import io.looplift.profiler.Profiler;
+import io.looplift.tracecache.DiskProgramStore;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,14 +114,22 @@ public final class LoopLiftAgent {
     Sites sites = new Sites(profiler, log);
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
-    LoopBridge.install(new LoopDispatcher(sites, executors(config, log, profiler), options, profiler, log,
-        LoopDispatcher.QUEUE_LIMIT));
+    KernelRunner runner = new KernelRunner(executors(config, log, profiler), options, profiler, log);
+    LoopBridge.install(new LoopDispatcher(sites, runner, escheduler(), profiler, log, LoopDispatcher.QUEUE_LIMIT));
     LoopTransformer transformer = new LoopTransformer(config,
         new ClassRewriter(new RewriteOptions(config.minLength()), sites), log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached);
     return agent;
+  }
+
+  /**
+   * The E-scheduler: two background threads (a kernel spreads itself over the jvm executor's pool, so more
+   * would only contend), at most 32 programs or 4 GiB of arrays in flight before a program thread waits.
+   */
+  private static EScheduler escheduler() {
+    return new EScheduler("looplift-escheduler-", 2, 32, 4L << 30);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.looplift.agent;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +14,7 @@ import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
 import io.looplift.executors.jvm.JvmExecutor;
 import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.executors.schedule.EScheduler;
 import io.looplift.ir.Acc;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
@@ -31,6 +33,7 @@ import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,15 +46,18 @@ class LoopDispatcherTest {
   private final AgentLog log = new AgentLog(LoopLiftConfig.LogLevel.DEBUG, lines::add);
   private final Sites sites = new Sites(profiler, log);
   private final List<Executor> opened = new ArrayList<>();
+  private final EScheduler scheduler = new EScheduler("test-escheduler-", 2, 8, 1L << 30);
 
   @AfterEach
   void close() {
+    scheduler.close();
     opened.forEach(Executor::close);
   }
 
   private LoopDispatcher dispatcher(int queueLimit, Executor... executors) {
     opened.addAll(List.of(executors));
-    return new LoopDispatcher(sites, List.of(executors), ExecutionOptions.EXACT, profiler, log, queueLimit);
+    KernelRunner runner = new KernelRunner(List.of(executors), ExecutionOptions.EXACT, profiler, log);
+    return new LoopDispatcher(sites, runner, scheduler, profiler, log, queueLimit);
   }
 
   private LoopDispatcher reference() { return dispatcher(64, new ReferenceExecutor()); }
@@ -111,7 +117,7 @@ class LoopDispatcherTest {
   }
 
   @Test
-  void theQueueRunsByItselfAtItsLimit() {
+  void theQueueGoesToTheBackgroundAtItsLimit() {
     LoopDispatcher d = dispatcher(2, new ReferenceExecutor());
     int id = site(scale(0), UP, "map");
     double[] a = ramp(10);
@@ -120,8 +126,119 @@ class LoopDispatcherTest {
     assertTrue(d.submit(id, new Object[] {a, b1}, scalars(2.0), 0, 10));
     assertArrayEquals(new double[10], b1);
     assertTrue(d.submit(id, new Object[] {a, b2}, scalars(4.0), 0, 10));
-    assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b1);
-    assertArrayEquals(expectedScale(a, 0, 0, 10, 4.0, 10), b2);
+    // No read point: the E-scheduler runs the program while this thread goes on.
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+      assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b1);
+      assertArrayEquals(expectedScale(a, 0, 0, 10, 4.0, 10), b2);
+    });
+    d.sync();
+  }
+
+  @Test
+  void consecutiveLoopsFuseIntoOneKernelAndARepeatHitsTheTraceCache() {
+    LoopDispatcher d = dispatcher(64, new JvmExecutor(2), new ReferenceExecutor());
+    int id = site(scale(0), UP, "map");
+    for (int round = 0; round < 3; round++) {
+      double[] a = ramp(1000 + round);
+      double[] b = new double[a.length];
+      double[] c = new double[a.length];
+      assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0 + round), 0, a.length));
+      assertTrue(d.submit(id, new Object[] {b, c}, scalars(3.0), 0, a.length));
+      d.sync();
+      double[] eb = expectedScale(a, 0, 0, a.length, 2.0 + round, a.length);
+      assertArrayEquals(eb, b);
+      assertArrayEquals(expectedScale(eb, 0, 0, a.length, 3.0, a.length), c);
+    }
+    String r = report();
+    assertTrue(r.contains("\"loops\":[" + id + "],\"launches\":3"), "one fused kernel, three launches: " + r);
+    assertTrue(r.contains("#" + id + "+" + id), r);
+    assertTrue(r.contains("\"traceCache\":{\"hits\":2,\"misses\":1"), r);
+  }
+
+  @Test
+  void aReductionResultFeedingAMapIsNeverInTheSameKernel() {
+    LoopDispatcher d = reference();
+    int sum = site(sum(), UP, "reduce");
+    int map = site(scale(0), UP, "map");
+    double[] a = ramp(100);
+    double[] b = new double[100];
+    long[] s = {0, 0};
+    assertTrue(d.submit(sum, new Object[] {a}, s, 0, 100));
+    double total = Double.longBitsToDouble(s[0]);
+    assertTrue(d.submit(map, new Object[] {a, b}, scalars(total), 0, 100));
+    d.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, 100, total, 100), b);
+    String r = report();
+    assertTrue(r.contains("#" + sum + "\"") && r.contains("#" + map + "\""), "two kernels: " + r);
+  }
+
+  @Test
+  void aRegionRunsWithoutAllocatingItsTemporary() {
+    LoopDispatcher d = dispatcher(64, new JvmExecutor(2), new ReferenceExecutor());
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(5000);
+    double[] out = new double[5000];
+    d.beginRegion(0);
+    Object t = d.temp(5000, 7); // T_DOUBLE
+    assertTrue(d.submit(id, new Object[] {a, t}, scalars(2.0), 0, 5000));
+    assertTrue(d.submit(id, new Object[] {t, out}, scalars(3.0), 0, 5000));
+    assertTrue(d.endRegion());
+    d.sync();
+    assertArrayEquals(expectedScale(expectedScale(a, 0, 0, 5000, 2.0, 5000), 0, 0, 5000, 3.0, 5000), out);
+    assertTrue(report().contains("#" + id + "+" + id), report());
+  }
+
+  @Test
+  void aRegionWithAFailingGuardIsDeclinedWithoutRunningAnything() {
+    LoopDispatcher d = reference();
+    int id = site(scale(1), UP, "map");
+    double[] a = ramp(100);
+    double[] out = new double[100];
+    d.beginRegion(0);
+    Object t = d.temp(100, 7);
+    assertTrue(d.submit(id, new Object[] {a, t}, scalars(2.0), 0, 99));
+    assertFalse(d.submit(id, new Object[] {t, out}, scalars(2.0), 0, 100), "reads t[100]");
+    assertFalse(d.endRegion());
+    d.sync();
+    assertArrayEquals(new double[100], out);
+    assertFalse(report().contains("\"fallback\":1"), "the original code's own loops report what happens: " + report());
+    assertTrue(d.temp(-1, 7) == null, "a negative length declines the region");
+  }
+
+  @Test
+  void manyThreadsRunLoopChainsConcurrently() throws Exception {
+    LoopDispatcher d = dispatcher(3, new JvmExecutor(2), new ReferenceExecutor());
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(40_000);
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    for (int k = 0; k < 6; k++) {
+      double f = k + 1;
+      threads.add(new Thread(() -> {
+        try {
+          for (int round = 0; round < 30; round++) {
+            double[] b = new double[a.length];
+            double[] c = new double[a.length];
+            double[] e = new double[a.length];
+            assertTrue(d.submit(id, new Object[] {a, b}, scalars(f), 0, a.length));
+            assertTrue(d.submit(id, new Object[] {b, c}, scalars(f + round), 0, a.length));
+            assertTrue(d.submit(id, new Object[] {c, e}, scalars(0.5), 0, a.length));
+            assertTrue(d.submit(id, new Object[] {e, b}, scalars(2.0), 0, a.length)); // reuses b: ordering matters
+            d.sync();
+            double[] eb = expectedScale(a, 0, 0, a.length, f, a.length);
+            double[] ec = expectedScale(eb, 0, 0, a.length, f + round, a.length);
+            double[] ee = expectedScale(ec, 0, 0, a.length, 0.5, a.length);
+            assertArrayEquals(ee, e);
+            assertArrayEquals(expectedScale(ee, 0, 0, a.length, 2.0, a.length), b);
+          }
+        } catch (Throwable x) {
+          failures.add(x);
+        }
+      }));
+    }
+    threads.forEach(Thread::start);
+    for (Thread t : threads) t.join();
+    assertEquals(List.of(), failures);
   }
 
   @Test

@@ -1,0 +1,146 @@
+package io.looplift.agent;
+
+import io.looplift.executors.Launch;
+import io.looplift.executors.schedule.ScheduledWork;
+import io.looplift.profiler.Profiler;
+import io.looplift.progen.fusion.KernelSpec;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kernels of one flush (or one region) bound to their arrays and scalars, as the E-scheduler runs them.
+ * A kernel that no executor can run falls back to its loops one by one, unfused, so the results are always
+ * those of the original loops; only a loop that no executor can run at all is lost, and reported.
+ */
+final class FlushWork implements ScheduledWork {
+  /**
+   * One compiled program sequence bound to consecutive pending loops.
+   *
+   * @param arraysById the flush-wide arrays by id, as the program numbers them (placeholders included)
+   */
+  record Segment(CompiledProgram program, List<PendingLoop> loops, Object[] arraysById) {}
+
+  private final List<Segment> segments;
+  private final List<PendingLoop> unfused;
+  private final KernelRunner runner;
+  private final Profiler profiler;
+  private final AgentLog log;
+  private final Object[] reads;
+  private final Object[] writes;
+  private final long bytes;
+  /** The storage given to placeholders, one array each, shared by every kernel of the work. */
+  private final Map<TempArray, Object> temporaries = new IdentityHashMap<>();
+
+  /**
+   * @param segments compiled programs, run in order
+   * @param unfused loops to run after them one by one, as they are (used when compiling failed)
+   */
+  FlushWork(List<Segment> segments, List<PendingLoop> unfused, KernelRunner runner, Profiler profiler, AgentLog log) {
+    this.segments = List.copyOf(segments);
+    this.unfused = List.copyOf(unfused);
+    this.runner = runner;
+    this.profiler = profiler;
+    this.log = log;
+    List<Object> r = new ArrayList<>();
+    List<Object> w = new ArrayList<>();
+    long b = 0;
+    for (Segment s : segments) {
+      List<KernelSpec> kernels = s.program().sequence.kernels();
+      for (int k = 0; k < kernels.size(); k++) {
+        int[] ids = kernels.get(k).arrayIds();
+        for (int slot = 0; slot < ids.length; slot++) {
+          Object array = s.arraysById()[ids[slot]];
+          // Placeholders are private to this work: no other work can depend on them.
+          if (array instanceof TempArray) continue;
+          if (s.program().reads[k][slot]) addOnce(r, array);
+          if (s.program().writes[k][slot]) addOnce(w, array);
+          b += (long) TempArray.lengthOf(array) * kernels.get(k).template().arrays().get(slot).byteSize();
+        }
+      }
+    }
+    for (PendingLoop l : unfused) {
+      for (int a = 0; a < l.arrays.length; a++) {
+        if (l.arrays[a] instanceof TempArray) continue;
+        addOnce(r, l.arrays[a]);
+        if (l.template.writes(a)) addOnce(w, l.arrays[a]);
+        b += (long) TempArray.lengthOf(l.arrays[a]) * l.template.arrays().get(a).byteSize();
+      }
+    }
+    this.reads = r.toArray();
+    this.writes = w.toArray();
+    this.bytes = b;
+  }
+
+  private static void addOnce(List<Object> list, Object array) {
+    for (Object o : list) {
+      if (o == array) return;
+    }
+    list.add(array);
+  }
+
+  @Override
+  public Object[] reads() { return reads; }
+
+  @Override
+  public Object[] writes() { return writes; }
+
+  @Override
+  public long bytes() { return bytes; }
+
+  @Override
+  public void run() {
+    for (Segment s : segments) runSegment(s);
+    for (PendingLoop l : unfused) runAlone(l);
+  }
+
+  private void runSegment(Segment s) {
+    Object[] byId = s.arraysById().clone();
+    for (int id : s.program().sequence.materialized()) byId[id] = storage(byId[id]);
+    List<long[]> params = new ArrayList<>(s.loops().size());
+    List<long[]> accs = new ArrayList<>(s.loops().size());
+    for (PendingLoop l : s.loops()) {
+      params.add(l.params);
+      accs.add(l.accs);
+    }
+    for (int e : s.program().sequence.eliminatedLoops()) {
+      PendingLoop l = s.loops().get(e);
+      profiler.offloaded(l.entry.profilerId(), "eliminated", 0);
+      l.complete();
+    }
+    List<KernelSpec> kernels = s.program().sequence.kernels();
+    for (int k = 0; k < kernels.size(); k++) {
+      KernelSpec spec = kernels.get(k);
+      PendingLoop range = s.loops().get(spec.rangeLoop());
+      List<PendingLoop> members = new ArrayList<>(spec.loops().length);
+      for (int l : spec.loops()) members.add(s.loops().get(l));
+      Launch launch = new Launch(spec.template(), spec.bindArrays(byId), spec.bindParams(params),
+          spec.bindAccumulators(accs), range.start, range.step, range.trips);
+      if (runner.run(launch, s.program().kernelNames[k], members)) {
+        spec.scatterAccumulators(launch.accumulators(), accs);
+        for (PendingLoop l : members) l.complete();
+      } else {
+        for (PendingLoop l : members) runAlone(l);
+      }
+    }
+  }
+
+  /** Runs one loop as its own kernel, its placeholders given storage. */
+  private void runAlone(PendingLoop l) {
+    Object[] arrays = l.arrays.clone();
+    for (int a = 0; a < arrays.length; a++) arrays[a] = storage(arrays[a]);
+    Launch launch = new Launch(l.template, arrays, l.params, l.accs, l.start, l.step, l.trips);
+    if (runner.run(launch, l.entry.where() + "#" + l.siteId, List.of(l))) {
+      l.complete();
+    } else {
+      log.warnOnce("lost " + l.siteId,
+          "could not run the loop at " + l.entry.where() + " on any executor; its results may be missing");
+    }
+  }
+
+  /** The array itself, or for a placeholder the array standing in for it (allocated on first use). */
+  private Object storage(Object array) {
+    return array instanceof TempArray t ? temporaries.computeIfAbsent(t, TempArray::allocate) : array;
+  }
+}

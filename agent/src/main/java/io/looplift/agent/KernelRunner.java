@@ -1,0 +1,70 @@
+package io.looplift.agent;
+
+import io.looplift.executors.ExecutionException;
+import io.looplift.executors.ExecutionOptions;
+import io.looplift.executors.Executor;
+import io.looplift.executors.Launch;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.profiler.Profiler;
+import java.util.List;
+
+/**
+ * Runs one kernel launch on the first executor of the chain that supports it and succeeds, and records it
+ * for the report. Thread-safe.
+ */
+final class KernelRunner {
+  private final List<Executor> executors;
+  private final ExecutionOptions options;
+  private final Profiler profiler;
+  private final AgentLog log;
+
+  /**
+   * @param executors in order of preference; a launch runs on the first that supports it, and on the next
+   *     one when that throws {@link ExecutionException}
+   */
+  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, AgentLog log) {
+    this.executors = List.copyOf(executors);
+    this.options = options;
+    this.profiler = profiler;
+    this.log = log;
+  }
+
+  ExecutionOptions options() { return options; }
+
+  /** True when some executor supports {@code t}. */
+  boolean supports(LoopTemplate t) {
+    for (Executor x : executors) {
+      if (x.supports(t, options)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Runs {@code launch}, the kernel named {@code kernel} computing {@code loops}; returns false when every
+   * executor failed (none of them wrote anything, by the executor contract).
+   */
+  boolean run(Launch launch, String kernel, List<PendingLoop> loops) {
+    for (Executor x : executors) {
+      if (!x.supports(launch.template(), options)) continue;
+      long t0 = System.nanoTime();
+      try {
+        x.execute(launch, options);
+      } catch (ExecutionException e) {
+        log.debugOnce("exec " + x.name() + " " + kernel, x.name() + " failed on " + loops.get(0).entry.where() + ": "
+            + e.getMessage() + "; trying the next executor");
+        continue;
+      }
+      long nanos = System.nanoTime() - t0;
+      int[] ids = new int[loops.size()];
+      for (int k = 0; k < ids.length; k++) {
+        PendingLoop l = loops.get(k);
+        ids[k] = l.entry.profilerId();
+        // A fused kernel's time is shared evenly among its loops.
+        profiler.offloaded(ids[k], x.name(), nanos / ids.length);
+      }
+      profiler.kernelLaunch(kernel, x.name(), nanos, ids);
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,59 @@
+package io.looplift.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of {@link OverheadRunner}. The agent jar and the extra agent options may also come from
+ * the system properties {@code bench.agent.jar} and {@code bench.agent.options} (not {@code looplift.*}:
+ * the agent would read those as its own options).
+ *
+ * @param agentJar the agent jar, as an absolute path
+ * @param agentOptions agent options appended after {@code min.length=0} (a later duplicate key wins); may be empty
+ * @param include the benchmarks to run, a JMH regular expression
+ * @param sizes the {@code size} parameter values, or empty for the benchmark's own
+ * @param agentOnly true to skip the runs without the agent
+ */
+record RunnerArgs(Path agentJar, String agentOptions, String include, List<String> sizes, boolean agentOnly) {
+  static final String USAGE = "usage: OverheadRunner [--include REGEX] [--sizes N,N,...] [--options K=V,...]"
+      + " [--agent-only] AGENT_JAR";
+
+  /** Parses {@code args}; throws {@link IllegalArgumentException} with the usage on any mistake. */
+  static RunnerArgs parse(String[] args) {
+    String jar = System.getProperty("bench.agent.jar");
+    String options = System.getProperty("bench.agent.options", "");
+    String include = DispatchOverheadBench.class.getName();
+    List<String> sizes = List.of();
+    boolean agentOnly = false;
+    List<String> rest = new ArrayList<>(List.of(args));
+    while (!rest.isEmpty()) {
+      String a = rest.remove(0);
+      switch (a) {
+        case "--include" -> include = value(a, rest);
+        case "--sizes" -> sizes = List.of(value(a, rest).split(","));
+        case "--options" -> options = value(a, rest);
+        case "--agent-only" -> agentOnly = true;
+        default -> {
+          if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+          jar = a;
+        }
+      }
+    }
+    if (jar == null) throw new IllegalArgumentException("no agent jar given\n" + USAGE);
+    Path path = Path.of(jar).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(path)) throw new IllegalArgumentException("no agent jar at " + path + "\n" + USAGE);
+    return new RunnerArgs(path, options, include, sizes, agentOnly);
+  }
+
+  /** The {@code -javaagent} flag of the agent runs. */
+  String javaagent() {
+    return "-javaagent:" + agentJar + "=min.length=0" + (agentOptions.isEmpty() ? "" : "," + agentOptions);
+  }
+
+  private static String value(String option, List<String> rest) {
+    if (rest.isEmpty()) throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+    return rest.remove(0);
+  }
+}
