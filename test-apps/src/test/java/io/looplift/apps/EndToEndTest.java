@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -59,6 +60,18 @@ class EndToEndTest {
       assertTrue(report.loops().stream().anyMatch(l -> "opencl".equals(l.executor()) && l.offloadedRuns() > 0),
           () -> "no loop ran on OpenCL:\n  " + String.join("\n  ", report.loops().stream().map(Object::toString).toList()));
     }
+  }
+
+  /**
+   * A program that repeats loop sequences: the trace cache and the region (macro) cache hit from the second
+   * round on, and some kernel computes several loops at once.
+   */
+  @Test
+  void repeatedSequencesHitTheTraceCacheAndFuse() throws Exception {
+    LoopReport report = assertUnderAgent(ProgramCatalog.PIPELINES, "", null);
+    assertTrue(report.traceCache("hits") > 0, "trace-cache hits");
+    assertTrue(report.traceCache("regionHits") > 0, "region hits");
+    assertTrue(report.kernelSizes().stream().anyMatch(k -> k >= 2), "a fused kernel: " + report.kernelSizes());
   }
 
   /**

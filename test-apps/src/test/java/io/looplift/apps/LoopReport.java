@@ -28,10 +28,14 @@ final class LoopReport {
 
   private final List<Loop> loops;
   private final List<?> devices;
+  private final Map<?, ?> traceCache;
+  private final List<Integer> kernelSizes;
 
-  private LoopReport(List<Loop> loops, List<?> devices) {
+  private LoopReport(List<Loop> loops, List<?> devices, Map<?, ?> traceCache, List<Integer> kernelSizes) {
     this.loops = loops;
     this.devices = devices;
+    this.traceCache = traceCache;
+    this.kernelSizes = kernelSizes;
   }
 
   /** Reads a report; fails with a message naming the file if it is missing or breaks the format. */
@@ -40,12 +44,28 @@ final class LoopReport {
     String text = Files.readString(file, StandardCharsets.UTF_8);
     Object root = Json.parse(text);
     Map<?, ?> top = asMap(root, "report");
-    asMap(top.get("traceCache"), "traceCache");
-    if (!(top.get("kernels") instanceof List)) throw new AssertionError("report has no kernels array");
+    Map<?, ?> traceCache = asMap(top.get("traceCache"), "traceCache");
+    if (!(top.get("kernels") instanceof List<?> kernels)) throw new AssertionError("report has no kernels array");
     if (!(top.get("loops") instanceof List<?> entries)) throw new AssertionError("report has no loops array");
     List<Loop> loops = new ArrayList<>();
     for (Object e : entries) loops.add(loop(asMap(e, "loop")));
-    return new LoopReport(List.copyOf(loops), top.get("devices") instanceof List<?> d ? d : List.of());
+    List<Integer> kernelSizes = new ArrayList<>();
+    for (Object k : kernels) {
+      if (!(asMap(k, "kernel").get("loops") instanceof List<?> served)) throw new AssertionError("kernel without loops: " + k);
+      kernelSizes.add(served.size());
+    }
+    return new LoopReport(List.copyOf(loops), top.get("devices") instanceof List<?> d ? d : List.of(), traceCache,
+        List.copyOf(kernelSizes));
+  }
+
+  /** A counter of the report's {@code traceCache} object. */
+  long traceCache(String counter) {
+    return number(traceCache, counter);
+  }
+
+  /** For each kernel of the report, how many distinct loop sites it served. */
+  List<Integer> kernelSizes() {
+    return kernelSizes;
   }
 
   List<Loop> loops() {

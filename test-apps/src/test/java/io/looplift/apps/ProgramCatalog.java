@@ -166,6 +166,12 @@ final class ProgramCatalog {
       map("LoaderGuest", "polynomial"),
       reduce("LoaderGuest", "sum")));
 
+  static final Program PIPELINES = new Program(P + "Pipelines", List.of(
+      map("Pipelines", "smoothstep"),
+      map("Pipelines", "affinePair"),
+      map("Pipelines", "forwardDifference"),
+      map("Pipelines", "shifted")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
-      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER);
+      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES);
 }
