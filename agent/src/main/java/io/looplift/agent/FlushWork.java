@@ -61,11 +61,11 @@ final class FlushWork implements ScheduledWork {
       }
     }
     for (PendingLoop l : unfused) {
+      b += l.bytes();
       for (int a = 0; a < l.arrays.length; a++) {
         if (l.arrays[a] instanceof TempArray) continue;
         addOnce(r, l.arrays[a]);
         if (l.template.writes(a)) addOnce(w, l.arrays[a]);
-        b += (long) TempArray.lengthOf(l.arrays[a]) * l.template.arrays().get(a).byteSize();
       }
     }
     this.reads = r.toArray();

@@ -26,8 +26,8 @@ final class LaunchGuard {
   /** One array access of a template: scale and invariant offset, the offset pre-evaluated when constant. */
   private record Access(int array, long scale, Node offset, boolean constant, long constantOffset) {}
 
-  /** The accesses of a template to bounds-check, or why they cannot be checked. */
-  private record Plan(List<Access> accesses, String unchecked) {}
+  /** The accesses of a template to bounds-check (or why they cannot be checked), and which arrays it writes. */
+  private record Plan(List<Access> accesses, String unchecked, boolean[] written) {}
 
   /**
    * Null when launch may run anywhere with Java's results, else a reason a user can read.
@@ -67,7 +67,7 @@ final class LaunchGuard {
       }
     }
     for (int a = 0; a < types.size(); a++) {
-      if (!t.writes(a)) continue;
+      if (!plan.written()[a]) continue;
       for (int b = 0; b < types.size(); b++) {
         if (b != a && arrays[a] == arrays[b] && !(readsBeforeWrites && sameElements(plan, offsets, a, b))) {
           return "array " + a + " is written and is also array " + b + " at another element or order";
@@ -94,20 +94,22 @@ final class LaunchGuard {
 
   /** Every load and store index of {@code t}, decomposed into scale and invariant offset. */
   private static Plan planOf(LoopTemplate t) {
+    boolean[] written = new boolean[t.arrays().size()];
+    for (int a = 0; a < written.length; a++) written[a] = t.writes(a);
     List<Access> accesses = new ArrayList<>();
     for (Node n : Nodes.postOrder(t.roots())) {
       if (n instanceof Load l) {
         Access a = access(l.array(), l.index());
-        if (a == null) return new Plan(List.of(), "the index into array " + l.array() + " is not affine");
+        if (a == null) return new Plan(List.of(), "the index into array " + l.array() + " is not affine", written);
         accesses.add(a);
       }
     }
     for (Store s : t.stores()) {
       Access a = access(s.array(), s.index());
-      if (a == null) return new Plan(List.of(), "the index into array " + s.array() + " is not affine");
+      if (a == null) return new Plan(List.of(), "the index into array " + s.array() + " is not affine", written);
       accesses.add(a);
     }
-    return new Plan(List.copyOf(accesses), null);
+    return new Plan(List.copyOf(accesses), null, written);
   }
 
   private static Access access(int array, Node index) {

@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pipeline behind {@link LoopBridge}. A submitted loop's guards are checked, then it joins the calling
- * thread's queue. The queue is flushed at a read point ({@link #sync}), at its length limit, or by a
- * reduction, whose results the caller reads as soon as submit returns: the {@link ProgramBuilder} finds the
+ * thread's queue. The queue is flushed at a read point ({@link #sync}), at its length or bytes limit, or by
+ * a reduction, whose results the caller reads as soon as submit returns: the {@link ProgramBuilder} finds the
  * queued sequence in the trace cache or compiles it (fusing loops), and the E-scheduler runs the program —
  * on the calling thread when it is about to wait anyway, else in the background. A region's loops are
  * recorded apart and go to the E-scheduler together at {@link #endRegion}.
@@ -28,6 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LoopDispatcher implements LoopBridge.Dispatcher {
   /** The queue length at which deferred loops go to the E-scheduler without waiting for a read point. */
   static final int QUEUE_LIMIT = 64;
+  /**
+   * The bytes of array data queued loops may touch before they go to the E-scheduler without waiting for a
+   * read point: that much work is worth starting early, even at the cost of fusing it with what follows.
+   */
+  static final long QUEUE_BYTES_LIMIT = 1L << 30;
 
   private final Sites sites;
   private final KernelRunner runner;
@@ -100,11 +105,12 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         return true;
       }
       w.queue.add(loop);
+      w.queuedBytes += loop.bytes();
       ProgramBuilder.accumulate(w.queueKey, loop);
       pending.incrementAndGet();
       if (nAccs == 0) {
         scalars[last] = after;
-        if (w.queue.size() >= queueLimit) flush(w, false);
+        if (w.queue.size() >= queueLimit || w.queuedBytes >= QUEUE_BYTES_LIMIT) flush(w, false);
         return true;
       }
       flush(w, true);
@@ -181,6 +187,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     if (!w.queue.isEmpty()) {
       List<PendingLoop> loops = new ArrayList<>(w.queue);
       w.queue.clear();
+      w.queuedBytes = 0;
       List<FlushWork.Segment> segments = List.of();
       List<PendingLoop> unfused = List.of();
       try {

@@ -33,6 +33,13 @@ final class PendingLoop {
     this.trips = trips;
   }
 
+  /** The bytes of the arrays this loop touches, placeholders included. */
+  long bytes() {
+    long b = 0;
+    for (int a = 0; a < arrays.length; a++) b += (long) TempArray.lengthOf(arrays[a]) * template.arrays().get(a).byteSize();
+    return b;
+  }
+
   /** True once an executor computed this loop (alone or fused into a kernel). */
   boolean completed() { return completed; }
 

@@ -12,6 +12,8 @@ import java.util.List;
  */
 final class ThreadWork {
   final List<PendingLoop> queue = new ArrayList<>();
+  /** The bytes of array data the queued loops touch. */
+  long queuedBytes;
   final KeyAccumulator queueKey = new KeyAccumulator();
   final KeyAccumulator scratchKey = new KeyAccumulator();
   final List<Ticket> outstanding = new ArrayList<>();

@@ -37,8 +37,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * executor computes the same bits run after run. Thread-safe.
  */
 public final class JvmExecutor implements Executor {
-  /** Fewest iterations per chunk: below this, handing work to another thread costs more than it saves. */
-  static final int MIN_CHUNK = 32_768;
+  /**
+   * Fewest units of work per chunk, a unit being one IR node of one iteration (a call counts
+   * {@link #CALL_WEIGHT}): below this, handing work to another thread costs more than it saves. From the
+   * dispatch-overhead benchmark on 2 cores: a saxpy loop (7 nodes) gains from a second thread only from
+   * about 2^19 elements, a Black-Scholes loop (about 200 units) from a few thousand.
+   */
+  static final long MIN_CHUNK_WORK = 1L << 21;
+  /** The work of a call (Math.exp and the like) in units of one IR node. */
+  private static final int CALL_WEIGHT = 20;
   /** Chunks per thread: more than one evens out threads that a noisy machine slows down. */
   private static final int CHUNKS_PER_THREAD = 4;
   private static final int CACHE_SIZE = 256;
@@ -47,16 +54,26 @@ public final class JvmExecutor implements Executor {
   private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
   private final int threads;
+  private final long minChunkWork;
   private final ThreadPoolExecutor pool;
-  private final Map<Key, JvmKernel> kernels = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Key, JvmKernel> eldest) {
-      return size() > CACHE_SIZE;
-    }
-  };
+  private final Map<Key, JvmKernel> kernels = lru();
+  private final Map<LoopTemplate, Profile> profiles = lru();
   private volatile boolean closed;
 
   private record Key(LoopTemplate template, boolean split) {}
+
+  /** What the chunking of a template's launches depends on: its work per iteration and whether it may split. */
+  private record Profile(long weight, boolean parallelExact, boolean parallelReassociating) {}
+
+  /** A map that keeps its {@link #CACHE_SIZE} most recently used entries; callers lock it. */
+  private static <K, V> Map<K, V> lru() {
+    return new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+        return size() > CACHE_SIZE;
+      }
+    };
+  }
 
   /** An executor using every processor: the calling thread plus {@code availableProcessors() - 1} workers. */
   public JvmExecutor() {
@@ -68,8 +85,14 @@ public final class JvmExecutor implements Executor {
    * {@code threads - 1} daemon workers (none for 1).
    */
   public JvmExecutor(int threads) {
+    this(threads, MIN_CHUNK_WORK);
+  }
+
+  /** As {@link #JvmExecutor(int)}, splitting launches into chunks of at least {@code minChunkWork} units. */
+  JvmExecutor(int threads, long minChunkWork) {
     if (threads < 1) throw new IllegalArgumentException("threads " + threads);
     this.threads = threads;
+    this.minChunkWork = minChunkWork;
     if (threads == 1) {
       pool = null;
     } else {
@@ -113,9 +136,27 @@ public final class JvmExecutor implements Executor {
     }
   }
 
-  private int chunks(LoopTemplate t, int trips, ExecutionOptions options) {
-    if (pool == null || !t.isParallel(options.reassociate())) return 1;
-    return Math.min(threads * CHUNKS_PER_THREAD, trips / MIN_CHUNK);
+  /** How many chunks a launch of {@code trips} iterations of {@code t} is split into (1: not split). */
+  int chunks(LoopTemplate t, int trips, ExecutionOptions options) {
+    if (pool == null) return 1;
+    Profile p = profile(t);
+    long byWork = trips * p.weight() / minChunkWork;
+    if (byWork < 2 || !(options.reassociate() ? p.parallelReassociating() : p.parallelExact())) return 1;
+    return (int) Math.min(threads * CHUNKS_PER_THREAD, byWork);
+  }
+
+  private Profile profile(LoopTemplate t) {
+    synchronized (profiles) {
+      Profile p = profiles.get(t);
+      if (p != null) return p;
+    }
+    long weight = 0;
+    for (Node n : Nodes.postOrder(t.roots())) weight += n instanceof Call ? CALL_WEIGHT : 1;
+    Profile p = new Profile(weight, t.isParallel(false), t.isParallel(true));
+    synchronized (profiles) {
+      profiles.put(t, p);
+    }
+    return p;
   }
 
   /** The compiled kernel, from the cache or built now; concurrent misses may both build, one wins. */

@@ -17,6 +17,7 @@ import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Launch;
 import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.ir.Acc;
+import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Call;
 import io.looplift.ir.Compare;
@@ -50,7 +51,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class JvmExecutorTest {
   private static final ReferenceExecutor REFERENCE = new ReferenceExecutor();
-  private static final JvmExecutor JVM = new JvmExecutor(4);
+  /** Small chunks, so that launches of a few hundred thousand iterations split as big ones do. */
+  private static final long SMALL_CHUNKS = 1 << 15;
+  private static final JvmExecutor JVM = new JvmExecutor(4, SMALL_CHUNKS);
   private static final JvmExecutor SEQUENTIAL = new JvmExecutor(1);
   private static final ExecutionOptions REASSOCIATE = new ExecutionOptions(true, false);
   private static final int N = 1000;
@@ -218,7 +221,7 @@ class JvmExecutorTest {
     for (ReduceOp op : ops(t)) {
       if (op.reassociates(t)) continue;
       LoopTemplate tpl = reductionTemplate(t, op);
-      assertTrue(tpl.isParallel(false));
+      assertTrue(JVM.chunks(tpl, n, ExecutionOptions.EXACT) > 1, "splits");
       Random rnd = new Random(op.ordinal() * 17L + t.ordinal());
       Object[] arrays = {Ir.randomArray(rnd, t, n), Ir.randomArray(rnd, Type.INT, n)};
       long[] init = {Ir.randomBits(rnd, t), op.identity(t)};
@@ -232,6 +235,7 @@ class JvmExecutorTest {
   void parallelIntegerSumMatchesReference() throws Exception {
     int n = 100_000;
     LoopTemplate tpl = reductionTemplate(Type.INT, ReduceOp.ADD);
+    assertTrue(JVM.chunks(tpl, n, ExecutionOptions.EXACT) > 1, "splits");
     Random rnd = new Random(3);
     Object[] arrays = {Ir.randomArray(rnd, Type.INT, n), Ir.randomArray(rnd, Type.INT, n)};
     check(tpl, arrays, new long[0], new long[] {5, 0}, 0, 1, n, ExecutionOptions.EXACT);
@@ -281,7 +285,7 @@ class JvmExecutorTest {
     // Recursive summation error: (longest chain of additions) * unit roundoff * sum |x|. Chains here are a
     // chunk's quarter plus the few combining steps, far shorter than n.
     double u = t == Type.FLOAT ? 0x1p-24 : 0x1p-53;
-    int chunks = Math.min(4 * 4, n / JvmExecutor.MIN_CHUNK);
+    int chunks = JVM.chunks(tpl, n, REASSOCIATE);
     double chain = (double) n / chunks / 4 + chunks + 8;
     double bound = chain * u * abs.doubleValue();
     double err = Math.abs(new BigDecimal(got).subtract(exact).doubleValue());
@@ -313,7 +317,7 @@ class JvmExecutorTest {
     assertArrayEquals(first, run(JVM, tpl, new Object[] {x}, new long[] {one}, 0, 1, n, REASSOCIATE));
     double got = t == Type.FLOAT ? Float.intBitsToFloat((int) first[0]) : Double.longBitsToDouble(first[0]);
     double u = t == Type.FLOAT ? 0x1p-24 : 0x1p-53;
-    int chunks = Math.min(4 * 4, n / JvmExecutor.MIN_CHUNK);
+    int chunks = JVM.chunks(tpl, n, REASSOCIATE);
     double chain = (double) n / chunks / 4 + chunks + 8;
     double rel = Math.abs(new BigDecimal(got).subtract(exact).divide(exact, mc).doubleValue());
     assertTrue(rel <= chain * u, "relative error " + rel);
@@ -381,7 +385,7 @@ class JvmExecutorTest {
 
   @Test
   void manyConcurrentCallersNeverDeadlockAndAllGetTheirResult() {
-    JvmExecutor two = new JvmExecutor(2);
+    JvmExecutor two = new JvmExecutor(2, SMALL_CHUNKS);
     try {
       int n = 150_000;
       LoopTemplate tpl = new LoopTemplate(List.of(Type.INT), List.of(), List.of(Type.LONG), List.of(),
@@ -413,8 +417,25 @@ class JvmExecutorTest {
   }
 
   @Test
-  void poolThreadsAreNamedDaemons() throws Exception {
+  void launchesSplitByWorkNotByLength() {
     JvmExecutor two = new JvmExecutor(2);
+    try {
+      Node cheap = Binary.of(BinaryOp.ADD, load(0, Type.DOUBLE), Const.ofDouble(1));
+      Node costly = call("exp", "(D)D", call("sin", "(D)D", load(0, Type.DOUBLE)));
+      List<Type> arrays = List.of(Type.DOUBLE, Type.DOUBLE);
+      LoopTemplate add = new LoopTemplate(arrays, List.of(), List.of(), List.of(store(1, Type.DOUBLE, cheap)), List.of());
+      LoopTemplate exp = new LoopTemplate(arrays, List.of(), List.of(), List.of(store(1, Type.DOUBLE, costly)), List.of());
+      assertEquals(1, two.chunks(add, 1 << 17, ExecutionOptions.EXACT), "a cheap short loop stays on the caller");
+      assertTrue(two.chunks(exp, 1 << 17, ExecutionOptions.EXACT) > 1, "a costly loop of the same length splits");
+      assertTrue(two.chunks(add, 1 << 22, ExecutionOptions.EXACT) > 1, "a cheap long loop splits");
+    } finally {
+      two.close();
+    }
+  }
+
+  @Test
+  void poolThreadsAreNamedDaemons() throws Exception {
+    JvmExecutor two = new JvmExecutor(2, SMALL_CHUNKS);
     try {
       int n = 1 << 20;
       Node body = call("sin", "(D)D", load(0, Type.DOUBLE));
