@@ -39,6 +39,14 @@ final class KernelRunner {
     return false;
   }
 
+  /** True when the first executor that supports {@code t} expects to gain on {@code trips} iterations. */
+  boolean gains(LoopTemplate t, long trips) {
+    for (Executor x : executors) {
+      if (x.supports(t, options)) return x.gains(t, trips, options);
+    }
+    return false;
+  }
+
   /**
    * Runs {@code launch}, the kernel named {@code kernel} computing {@code loops}; returns false when every
    * executor failed (none of them wrote anything, by the executor contract).

@@ -42,6 +42,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final AgentLog log;
   private final LaunchGuard guard = new LaunchGuard();
   private final int queueLimit;
+  private final boolean everyLoop;
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
   /**
    * Loops queued and programs handed to the E-scheduler, of all threads, not yet waited for: a sync with
@@ -51,9 +52,11 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
 
   /**
    * @param queueLimit the length at which a thread's queue goes to the E-scheduler by itself
+   * @param everyLoop offload every loop that passes its guards ({@code min.length=0}); otherwise a loop
+   *     outside a region whose executor expects no gain runs as bytecode
    */
   LoopDispatcher(Sites sites, KernelRunner runner, EScheduler scheduler, Profiler profiler, AgentLog log,
-      int queueLimit) {
+      int queueLimit, boolean everyLoop) {
     this.sites = sites;
     this.runner = runner;
     this.builder = new ProgramBuilder(runner.options().reassociate(), profiler);
@@ -61,6 +64,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     this.profiler = profiler;
     this.log = log;
     this.queueLimit = queueLimit;
+    this.everyLoop = everyLoop;
     profiler.traceCache(builder::stats);
   }
 
@@ -96,6 +100,9 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
       if (failed != null) return decline(w, siteId, entry, failed);
       if (!runner.supports(t)) return decline(w, siteId, entry, "no executor supports this loop");
+      if (!everyLoop && w.regionId < 0 && !runner.gains(t, trips)) {
+        return decline(w, siteId, entry, "too little work to gain over " + trips + " iterations");
+      }
       PendingLoop loop = new PendingLoop(siteId, entry, t, args, params, accs, start, step, (int) trips);
       if (w.regionId >= 0) {
         if (nAccs > 0) return decline(w, siteId, entry, "a reduction inside a region");

@@ -115,7 +115,8 @@ public final class LoopLiftAgent {
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
     KernelRunner runner = new KernelRunner(executors(config, log, profiler), options, profiler, log);
-    LoopBridge.install(new LoopDispatcher(sites, runner, escheduler(), profiler, log, LoopDispatcher.QUEUE_LIMIT));
+    LoopBridge.install(new LoopDispatcher(sites, runner, escheduler(), profiler, log, LoopDispatcher.QUEUE_LIMIT,
+        config.minLength() == 0));
     LoopTransformer transformer = new LoopTransformer(config,
         new ClassRewriter(new RewriteOptions(config.minLength()), sites), log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);

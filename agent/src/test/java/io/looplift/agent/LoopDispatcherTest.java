@@ -57,7 +57,7 @@ class LoopDispatcherTest {
   private LoopDispatcher dispatcher(int queueLimit, Executor... executors) {
     opened.addAll(List.of(executors));
     KernelRunner runner = new KernelRunner(List.of(executors), ExecutionOptions.EXACT, profiler, log);
-    return new LoopDispatcher(sites, runner, scheduler, profiler, log, queueLimit);
+    return new LoopDispatcher(sites, runner, scheduler, profiler, log, queueLimit, true);
   }
 
   private LoopDispatcher reference() { return dispatcher(64, new ReferenceExecutor()); }
@@ -153,6 +153,26 @@ class LoopDispatcherTest {
     assertTrue(r.contains("\"loops\":[" + id + "],\"launches\":3"), "one fused kernel, three launches: " + r);
     assertTrue(r.contains("#" + id + "+" + id), r);
     assertTrue(r.contains("\"traceCache\":{\"hits\":2,\"misses\":1"), r);
+  }
+
+  @Test
+  void aLoopTheExecutorCannotSpreadRunsAsBytecodeUnlessEveryLoopIsAsked() {
+    opened.add(new JvmExecutor(2));
+    KernelRunner runner = new KernelRunner(List.of(opened.get(0)), ExecutionOptions.EXACT, profiler, log);
+    LoopDispatcher measured = new LoopDispatcher(sites, runner, scheduler, profiler, log, 64, false);
+    LoopDispatcher every = new LoopDispatcher(sites, runner, scheduler, profiler, log, 64, true);
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100_000);
+    double[] b = new double[a.length];
+    assertFalse(measured.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length), "a cheap loop on one thread");
+    assertTrue(report().contains("too little work to gain over 100000 iterations"), report());
+    double[] big = ramp(4_000_000);
+    double[] out = new double[big.length];
+    assertTrue(measured.submit(id, new Object[] {big, out}, scalars(2.0), 0, big.length), "split over both threads");
+    measured.sync();
+    assertTrue(every.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
+    every.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, a.length, 2.0, a.length), b);
   }
 
   @Test

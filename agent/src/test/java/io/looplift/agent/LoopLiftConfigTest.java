@@ -110,7 +110,7 @@ class LoopLiftConfigTest {
     assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=-1", Map.of(), Map.of()).minLength());
     assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=lots", Map.of(), Map.of()).minLength());
     assertEquals(2, warnings.size());
-    assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using 16384",
+    assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using 65536",
         warnings.get(0));
   }
 

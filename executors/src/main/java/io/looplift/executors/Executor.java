@@ -14,6 +14,15 @@ public interface Executor extends AutoCloseable {
   boolean supports(LoopTemplate template, ExecutionOptions options);
 
   /**
+   * Whether running {@code trips} iterations of {@code template} here is expected to beat the original loop
+   * on the program thread. The pipeline runs the original loop instead when the answer is no and the user
+   * did not ask for every loop to be offloaded.
+   */
+  default boolean gains(LoopTemplate template, long trips, ExecutionOptions options) {
+    return true;
+  }
+
+  /**
    * Runs {@code launch} to completion: writes its stores into the arrays and its accumulator results
    * into {@link Launch#accumulators()}.
    *

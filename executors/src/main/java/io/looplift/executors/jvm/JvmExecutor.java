@@ -136,8 +136,17 @@ public final class JvmExecutor implements Executor {
     }
   }
 
+  /**
+   * Only a launch split over several threads gains: one that runs on the caller alone takes as long as the
+   * original loop, plus the dispatch.
+   */
+  @Override
+  public boolean gains(LoopTemplate template, long trips, ExecutionOptions options) {
+    return chunks(template, trips, options) > 1;
+  }
+
   /** How many chunks a launch of {@code trips} iterations of {@code t} is split into (1: not split). */
-  int chunks(LoopTemplate t, int trips, ExecutionOptions options) {
+  int chunks(LoopTemplate t, long trips, ExecutionOptions options) {
     if (pool == null) return 1;
     Profile p = profile(t);
     long byWork = trips * p.weight() / minChunkWork;
