@@ -62,10 +62,10 @@ final class FlushWork implements ScheduledWork {
     }
     for (PendingLoop l : unfused) {
       b += l.bytes();
-      for (int a = 0; a < l.arrays.length; a++) {
-        if (l.arrays[a] instanceof TempArray) continue;
-        addOnce(r, l.arrays[a]);
-        if (l.template.writes(a)) addOnce(w, l.arrays[a]);
+      for (int a = 0; a < l.launch.arrays().length; a++) {
+        if (l.launch.arrays()[a] instanceof TempArray) continue;
+        addOnce(r, l.launch.arrays()[a]);
+        if (l.launch.template().writes(a)) addOnce(w, l.launch.arrays()[a]);
       }
     }
     this.reads = r.toArray();
@@ -101,8 +101,8 @@ final class FlushWork implements ScheduledWork {
     List<long[]> params = new ArrayList<>(s.loops().size());
     List<long[]> accs = new ArrayList<>(s.loops().size());
     for (PendingLoop l : s.loops()) {
-      params.add(l.params);
-      accs.add(l.accs);
+      params.add(l.launch.params());
+      accs.add(l.launch.accumulators());
     }
     for (int e : s.program().sequence.eliminatedLoops()) {
       PendingLoop l = s.loops().get(e);
@@ -116,7 +116,7 @@ final class FlushWork implements ScheduledWork {
       List<PendingLoop> members = new ArrayList<>(spec.loops().length);
       for (int l : spec.loops()) members.add(s.loops().get(l));
       Launch launch = new Launch(spec.template(), spec.bindArrays(byId), spec.bindParams(params),
-          spec.bindAccumulators(accs), range.start, range.step, range.trips);
+          spec.bindAccumulators(accs), range.launch.start(), range.launch.step(), range.launch.trips());
       if (runner.run(launch, s.program().kernelNames[k], members)) {
         spec.scatterAccumulators(launch.accumulators(), accs);
         for (PendingLoop l : members) l.complete();
@@ -128,9 +128,10 @@ final class FlushWork implements ScheduledWork {
 
   /** Runs one loop as its own kernel, its placeholders given storage. */
   private void runAlone(PendingLoop l) {
-    Object[] arrays = l.arrays.clone();
+    Object[] arrays = l.launch.arrays().clone();
     for (int a = 0; a < arrays.length; a++) arrays[a] = storage(arrays[a]);
-    Launch launch = new Launch(l.template, arrays, l.params, l.accs, l.start, l.step, l.trips);
+    Launch launch = new Launch(l.launch.template(), arrays, l.launch.params(), l.launch.accumulators(),
+        l.launch.start(), l.launch.step(), l.launch.trips());
     if (runner.run(launch, l.entry.where() + "#" + l.siteId, List.of(l))) {
       l.complete();
     } else {

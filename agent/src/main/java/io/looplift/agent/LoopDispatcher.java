@@ -2,6 +2,7 @@ package io.looplift.agent;
 
 import io.looplift.analyzer.LoopSite;
 import io.looplift.bridge.LoopBridge;
+import io.looplift.executors.Launch;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.schedule.Ticket;
 import io.looplift.ir.LoopTemplate;
@@ -103,7 +104,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       if (!everyLoop && w.regionId < 0 && !runner.gains(t, trips)) {
         return decline(w, siteId, entry, "too little work to gain over " + trips + " iterations");
       }
-      PendingLoop loop = new PendingLoop(siteId, entry, t, args, params, accs, start, step, (int) trips);
+      PendingLoop loop = new PendingLoop(siteId, entry, new Launch(t, args, params, accs, start, step, (int) trips));
       if (w.regionId >= 0) {
         if (nAccs > 0) return decline(w, siteId, entry, "a reduction inside a region");
         w.region.add(loop);

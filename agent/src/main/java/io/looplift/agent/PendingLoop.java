@@ -1,42 +1,31 @@
 package io.looplift.agent;
 
-import io.looplift.ir.LoopTemplate;
+import io.looplift.executors.Launch;
 
 /**
- * A loop launch that passed its guards and waits in a thread's queue (or a region) to be compiled and run:
- * iterations {@code k = 0 .. trips-1} with induction value {@code start + k * step}. {@code arrays} may hold
- * {@link TempArray} placeholders; {@code accs} holds the initial accumulator values and, once
- * {@link #completed()}, the results.
+ * A loop launch that passed its guards and waits in a thread's queue (or a region) to be compiled and run.
+ * Its arrays may include {@link TempArray} placeholders; its accumulators hold the initial values and,
+ * once {@link #completed()}, the results.
  */
 final class PendingLoop {
   final int siteId;
   final Sites.Entry entry;
-  final LoopTemplate template;
-  final Object[] arrays;
-  final long[] params;
-  final long[] accs;
-  final int start;
-  final int step;
-  final int trips;
+  final Launch launch;
   private volatile boolean completed;
 
-  PendingLoop(int siteId, Sites.Entry entry, LoopTemplate template, Object[] arrays, long[] params, long[] accs,
-      int start, int step, int trips) {
+  PendingLoop(int siteId, Sites.Entry entry, Launch launch) {
     this.siteId = siteId;
     this.entry = entry;
-    this.template = template;
-    this.arrays = arrays;
-    this.params = params;
-    this.accs = accs;
-    this.start = start;
-    this.step = step;
-    this.trips = trips;
+    this.launch = launch;
   }
 
   /** The bytes of the arrays this loop touches, placeholders included. */
   long bytes() {
+    Object[] arrays = launch.arrays();
     long b = 0;
-    for (int a = 0; a < arrays.length; a++) b += (long) TempArray.lengthOf(arrays[a]) * template.arrays().get(a).byteSize();
+    for (int a = 0; a < arrays.length; a++) {
+      b += (long) TempArray.lengthOf(arrays[a]) * launch.template().arrays().get(a).byteSize();
+    }
     return b;
   }
 

@@ -12,6 +12,7 @@ import io.looplift.tracecache.CacheStats;
 import io.looplift.tracecache.KeyAccumulator;
 import io.looplift.tracecache.MacroCache;
 import io.looplift.tracecache.TraceCache;
+import io.looplift.tracecache.TraceKey;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -44,13 +45,13 @@ final class ProgramBuilder {
    */
   static void accumulate(KeyAccumulator key, PendingLoop l) {
     key.beginEntry(l.siteId);
-    for (Object a : l.arrays) {
+    for (Object a : l.launch.arrays()) {
       key.identity(a);
       key.literal(a instanceof TempArray ? 1 : 0);
       key.value(TempArray.lengthOf(a));
     }
-    key.value(l.start);
-    key.value(l.trips);
+    key.value(l.launch.start());
+    key.value(l.launch.trips());
   }
 
   /**
@@ -77,8 +78,9 @@ final class ProgramBuilder {
       } else {
         part = List.copyOf(loops.subList(from, loops.size()));
         program = compile(part);
-        traces.put(rest.key(), program);
-        profiler.traceCacheMiss(rest.key().toString());
+        TraceKey missed = rest.key();
+        traces.put(missed, program);
+        profiler.traceCacheMiss(missed.toString());
       }
       segments.add(new FlushWork.Segment(program, part, arraysById(part, null)));
       from += part.size();
@@ -105,9 +107,9 @@ final class ProgramBuilder {
     List<QueuedLoop> queued = new ArrayList<>(loops.size());
     for (int k = 0; k < loops.size(); k++) {
       PendingLoop l = loops.get(k);
-      LoopTemplate t = l.template;
+      LoopTemplate t = l.launch.template();
       for (int a = 0; a < ids[k].length; a++) types[ids[k][a]] = t.arrays().get(a);
-      queued.add(new QueuedLoop(l.siteId, t, ids[k], l.start, l.step, l.trips));
+      queued.add(new QueuedLoop(l.siteId, t, ids[k], l.launch.start(), l.launch.step(), l.launch.trips()));
     }
     List<FlushArray> arrays = new ArrayList<>(byId.length);
     for (int id = 0; id < byId.length; id++) arrays.add(new FlushArray(types[id], !(byId[id] instanceof TempArray)));
@@ -122,7 +124,7 @@ final class ProgramBuilder {
     Map<Object, Integer> byArray = new IdentityHashMap<>();
     List<Object> arrays = new ArrayList<>();
     for (int k = 0; k < loops.size(); k++) {
-      Object[] a = loops.get(k).arrays;
+      Object[] a = loops.get(k).launch.arrays();
       if (ids != null) ids[k] = new int[a.length];
       for (int slot = 0; slot < a.length; slot++) {
         Integer id = byArray.get(a[slot]);
