@@ -94,6 +94,7 @@ public final class EScheduler implements AutoCloseable {
    * @throws IllegalArgumentException when {@code work.bytes()} is negative
    */
   public Ticket submit(ScheduledWork work) {
+    Objects.requireNonNull(work, "work");
     PendingWork pending = new PendingWork(work);
     lock.lock();
     try {
@@ -120,6 +121,7 @@ public final class EScheduler implements AutoCloseable {
    * @throws IllegalArgumentException when {@code work.bytes()} is negative
    */
   public Ticket runInline(ScheduledWork work) {
+    Objects.requireNonNull(work, "work");
     return runInline(new PendingWork(work));
   }
 
@@ -148,9 +150,8 @@ public final class EScheduler implements AutoCloseable {
   }
 
   /**
-   * Stops accepting work for the workers (later submits run inline), waits until outstanding work has
-   * finished and the workers have ended. Called again, only waits. Called from a work, does not wait: that
-   * work is itself outstanding.
+   * Stops accepting work for the workers (later submits run inline), and waits until outstanding work has
+   * finished and the workers have ended. Called again, only waits.
    */
   @Override
   public void close() {
@@ -162,7 +163,6 @@ public final class EScheduler implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    if (workerThreads.contains(Thread.currentThread())) return;
     for (Thread t : workerThreads) Uninterruptibly.join(t);
   }
 
@@ -210,6 +210,7 @@ public final class EScheduler implements AutoCloseable {
 
   private void workLoop() {
     for (PendingWork pending = nextReady(); pending != null; pending = nextReady()) {
+      Thread.interrupted(); // an interrupt left by one work must not reach the next
       finish(pending, pending.runCatching());
     }
   }
@@ -223,7 +224,7 @@ public final class EScheduler implements AutoCloseable {
         try {
           workReady.await();
         } catch (InterruptedException e) {
-          // Only close ends a worker; the interrupt is dropped so that it does not reach the next work.
+          // Only close ends a worker.
         }
       }
       return ready.poll();

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A work registered with the scheduler and not yet completed: what it touches, taken once at registration,
- * its place in the dependency graph, and its ticket. Its mutable state (order, dependencies) is guarded by
+ * A work as the scheduler tracks it: what it touches, taken once when it is given to the scheduler, its
+ * place in the dependency graph, and its ticket. Its mutable state (order, dependencies) is guarded by
  * the scheduler's lock.
  */
 final class PendingWork {
@@ -68,7 +68,7 @@ final class PendingWork {
     try {
       work.run();
       return null;
-    } catch (Exception e) {
+    } catch (Throwable e) {
       return e;
     }
   }

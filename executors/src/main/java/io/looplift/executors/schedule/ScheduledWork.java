@@ -16,8 +16,8 @@ public interface ScheduledWork {
   long bytes();
 
   /**
-   * Does the work, including any executor fallbacks. Must not submit to or wait on the scheduler that runs
-   * it.
+   * Does the work, including any executor fallbacks. Must not call the scheduler that runs it, nor wait for
+   * that scheduler's tickets: the scheduler may be waiting for this work.
    *
    * @throws Exception when the work failed; the scheduler records it on the work's {@link Ticket}
    */
