@@ -4,6 +4,7 @@ import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
+import io.looplift.executors.Uninterruptibly;
 import io.looplift.ir.Call;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Node;
@@ -285,16 +286,7 @@ public final class JvmExecutor implements Executor {
 
     /** Waits for chunks other threads are running; they finish without the caller, so this terminates. */
     void awaitDone() {
-      boolean interrupted = false;
-      while (true) {
-        try {
-          done.await();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) Thread.currentThread().interrupt();
+      Uninterruptibly.run(done::await);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.looplift.executors.schedule;
 
+import io.looplift.executors.Uninterruptibly;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -163,7 +164,7 @@ public final class EScheduler implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    for (Thread t : workerThreads) Uninterruptibly.join(t);
+    for (Thread t : workerThreads) Uninterruptibly.run(t::join);
   }
 
   private void awaitCapacity(long bytes) {

@@ -1,5 +1,6 @@
 package io.looplift.executors.schedule;
 
+import io.looplift.executors.Uninterruptibly;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -22,7 +23,7 @@ public final class Ticket {
    * thread's interrupt status, set again on return.
    */
   public void await() {
-    Uninterruptibly.await(done);
+    Uninterruptibly.run(done::await);
   }
 
   /** What the work threw, or {@code null} when it ran without exception or has not completed yet. */
