@@ -91,10 +91,11 @@ final class ProgramBuilder {
   /** The segment computing the loops of region {@code regionId}, whose key {@code key} has. */
   FlushWork.Segment region(int regionId, List<PendingLoop> loops, KeyAccumulator key) {
     List<PendingLoop> part = List.copyOf(loops);
-    CompiledProgram program = regions.get(regionId, key.key());
+    TraceKey shape = key.key();
+    CompiledProgram program = regions.get(regionId, shape);
     if (program == null) {
       program = compile(part);
-      regions.put(regionId, key.key(), program);
+      regions.put(regionId, shape, program);
     }
     return new FlushWork.Segment(program, part, arraysById(part, null));
   }
