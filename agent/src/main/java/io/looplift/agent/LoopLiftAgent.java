@@ -3,17 +3,14 @@ package io.looplift.agent;
 import io.looplift.analyzer.ClassRewriter;
 import io.looplift.analyzer.RewriteOptions;
 import io.looplift.bridge.LoopBridge;
-import io.looplift.executors.ExecutionException;
+import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
-import io.looplift.executors.jvm.JvmExecutor;
-import io.looplift.executors.opencl.DeviceInfo;
-import io.looplift.executors.opencl.DeviceInventory;
-import io.looplift.executors.opencl.OpenClExecutor;
-import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.executors.ExecutorEnvironment;
+import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.schedule.EScheduler;
+import io.looplift.executors.select.ExecutorChain;
 import io.looplift.profiler.Profiler;
-import io.looplift.tracecache.DiskProgramStore;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,7 +100,9 @@ public final class LoopLiftAgent {
   }
 
   private static LoopLiftAgent create(Map<String, String> args, Instrumentation inst, boolean attached) {
-    LoopLiftConfig config = LoopLiftConfig.load(args, System.err::println);
+    List<ExecutorProvider> providers = ExecutorProvider.load(LoopLiftAgent.class.getClassLoader());
+    LoopLiftConfig config = LoopLiftConfig.load(args, providers.stream().map(ExecutorProvider::name).toList(),
+        System.err::println);
     AgentLog log = AgentLog.stderr(config.log());
     log.debug("options: " + config);
     if (config.verify() != LoopLiftConfig.Verify.OFF) {
@@ -114,7 +113,7 @@ public final class LoopLiftAgent {
     Sites sites = new Sites(profiler, log);
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
-    KernelRunner runner = new KernelRunner(executors(config, log, profiler), options, profiler, log);
+    KernelRunner runner = new KernelRunner(executors(providers, config, options, log, profiler), options, profiler, log);
     LoopBridge.install(new LoopDispatcher(sites, runner, escheduler(), profiler, log, LoopDispatcher.QUEUE_LIMIT,
         config.minLength() == 0));
     LoopTransformer transformer = new LoopTransformer(config,
@@ -133,52 +132,23 @@ public final class LoopLiftAgent {
     return new EScheduler("looplift-escheduler-", 2, 32, 4L << 30);
   }
 
-  /**
-   * The executors in order of preference, ending with the reference executor as the last resort. With
-   * {@code executor=opencl} the device is chosen now; otherwise the OpenCL inventory is only taken for the
-   * report, on a daemon thread, so that it never delays the program.
-   */
-  private static List<Executor> executors(LoopLiftConfig config, AgentLog log, Profiler profiler) {
-    List<Executor> list = new ArrayList<>();
-    LoopLiftConfig.ExecutorChoice choice = config.executor();
-    if (choice == LoopLiftConfig.ExecutorChoice.OPENCL) {
-      DeviceInventory inventory = inventory(log, profiler);
-      try {
-        DiskProgramStore disk = config.cacheDir() != null ? new DiskProgramStore(config.cacheDir())
-            : DiskProgramStore.atDefaultLocation();
-        OpenClExecutor opencl = OpenClExecutor.open(config.openclDevice(), disk, VERSION);
-        log.info("opencl executor on " + opencl.device().name());
-        list.add(opencl);
-      } catch (ExecutionException e) {
-        log.warn("executor=opencl: " + e.getMessage() + "; using jvm");
-      }
-      if (inventory.isEmpty()) log.debug("no OpenCL device");
-    } else {
-      Thread t = new Thread(() -> inventory(log, profiler), "looplift-devices");
-      t.setDaemon(true);
-      t.start();
-    }
-    if (choice != LoopLiftConfig.ExecutorChoice.REFERENCE) {
-      list.add(new JvmExecutor(Runtime.getRuntime().availableProcessors()));
-    }
-    list.add(new ReferenceExecutor());
-    return list;
+  /** The executors in order of preference (see {@link ExecutorChain}); logs what was opened. */
+  private static List<Executor> executors(List<ExecutorProvider> providers, LoopLiftConfig config,
+      ExecutionOptions options, AgentLog log, Profiler profiler) {
+    ExecutorEnvironment env = new ExecutorEnvironment(options, config.cacheDir(), VERSION,
+        Runtime.getRuntime().availableProcessors());
+    ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env);
+    opened.warnings().forEach(log::warn);
+    opened.notes().forEach(log::info);
+    List<String> descriptions = new ArrayList<>();
+    for (Device d : opened.devices()) descriptions.add(d.toString());
+    profiler.devices(descriptions);
+    return opened.executors();
   }
 
   private static String versionOf() {
     String v = LoopLiftAgent.class.getPackage().getImplementationVersion();
     return v != null ? v : "dev";
-  }
-
-  /** Takes the OpenCL device inventory, logs it at info and hands it to the report; never throws. */
-  private static DeviceInventory inventory(AgentLog log, Profiler profiler) {
-    DeviceInventory inventory = DeviceInventory.discover();
-    List<String> descriptions = new ArrayList<>();
-    for (DeviceInfo d : inventory.devices()) descriptions.add(d.toString());
-    profiler.devices(descriptions);
-    if (inventory.isEmpty()) log.info("no OpenCL device (" + inventory.reason() + ")");
-    for (String d : descriptions) log.info("OpenCL device " + d);
-    return inventory;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.looplift.agent;
 
+import io.looplift.executors.select.ExecutorChain;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -27,9 +28,6 @@ import java.util.stream.Collectors;
  * line naming the key, the value and what is accepted, and the value is ignored as if it were not set.
  */
 public final class LoopLiftConfig {
-  /** Which executor runs offloaded loops. */
-  public enum ExecutorChoice { AUTO, JVM, OPENCL, REFERENCE }
-
   /** Whether results must be bit-exact or may differ by a few ulp (OpenCL transcendentals). */
   public enum Precision { EXACT, ULP }
 
@@ -58,7 +56,7 @@ public final class LoopLiftConfig {
   private final List<String> exclude;
   private final Pattern includePattern;
   private final Pattern excludePattern;
-  private final ExecutorChoice executor;
+  private final String executor;
   private final int minLength;
   private final Precision precision;
   private final Reductions reductions;
@@ -69,12 +67,15 @@ public final class LoopLiftConfig {
   private final String openclDevice;
   private final Path cacheDir;
 
-  private LoopLiftConfig(Resolver r) {
+  private LoopLiftConfig(Resolver r, List<String> executors) {
     include = r.globs("include");
     exclude = r.globs("exclude");
     includePattern = include.isEmpty() ? null : globsToPattern(include);
     excludePattern = exclude.isEmpty() ? null : globsToPattern(exclude);
-    executor = r.choice("executor", ExecutorChoice.class, ExecutorChoice.AUTO);
+    List<String> accepted = new ArrayList<>();
+    accepted.add(ExecutorChain.AUTO);
+    accepted.addAll(executors);
+    executor = r.oneOf("executor", accepted, ExecutorChain.AUTO);
     minLength = r.nonNegativeInt("min.length", DEFAULT_MIN_LENGTH);
     precision = r.choice("precision", Precision.class, Precision.EXACT);
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
@@ -86,11 +87,15 @@ public final class LoopLiftConfig {
     cacheDir = r.path("cache.dir");
   }
 
-  /** The configuration of this JVM: agent arguments, system properties, environment and config file. */
-  public static LoopLiftConfig load(Map<String, String> agentArgs, Consumer<String> warn) {
+  /**
+   * The configuration of this JVM: agent arguments, system properties, environment and config file.
+   *
+   * @param executors the executor names {@code executor=} accepts besides {@code auto}
+   */
+  public static LoopLiftConfig load(Map<String, String> agentArgs, List<String> executors, Consumer<String> warn) {
     Map<String, String> sys = new LinkedHashMap<>();
     System.getProperties().forEach((k, v) -> sys.put(String.valueOf(k), String.valueOf(v)));
-    return load(agentArgs, sys, System.getenv(), warn);
+    return load(agentArgs, sys, System.getenv(), executors, warn);
   }
 
   /**
@@ -99,16 +104,17 @@ public final class LoopLiftConfig {
    * @param agentArgs parsed agent arguments ({@link #parseArgs}); highest precedence
    * @param systemProperties all system properties; only {@code looplift.*} ones are read
    * @param env the environment; only {@code LOOPLIFT_*} variables are read
+   * @param executors the executor names {@code executor=} accepts besides {@code auto}
    * @param warn receives each complete warning line (starting {@code looplift: })
    */
   public static LoopLiftConfig load(Map<String, String> agentArgs, Map<String, String> systemProperties,
-      Map<String, String> env, Consumer<String> warn) {
-    return new LoopLiftConfig(new Resolver(agentArgs, systemProperties, env, warn));
+      Map<String, String> env, List<String> executors, Consumer<String> warn) {
+    return new LoopLiftConfig(new Resolver(agentArgs, systemProperties, env, warn), executors);
   }
 
   /** The defaults, as if no option were set anywhere. */
   public static LoopLiftConfig defaults() {
-    return load(Map.of(), Map.of(), Map.of(), w -> {});
+    return load(Map.of(), Map.of(), Map.of(), List.of(), w -> {});
   }
 
   /**
@@ -146,7 +152,8 @@ public final class LoopLiftConfig {
 
   public List<String> include() { return include; }
   public List<String> exclude() { return exclude; }
-  public ExecutorChoice executor() { return executor; }
+  /** {@code auto} or the name of an executor provider. */
+  public String executor() { return executor; }
   public int minLength() { return minLength; }
   public Precision precision() { return precision; }
   public Reductions reductions() { return reductions; }
@@ -170,7 +177,7 @@ public final class LoopLiftConfig {
   @Override
   public String toString() {
     return "include=" + String.join(";", include) + ", exclude=" + String.join(";", exclude)
-        + ", executor=" + lower(executor) + ", min.length=" + minLength + ", precision=" + lower(precision)
+        + ", executor=" + executor + ", min.length=" + minLength + ", precision=" + lower(precision)
         + ", reductions=" + lower(reductions) + ", verify=" + lower(verify) + ", report=" + report
         + ", log=" + lower(log) + ", config=" + config + ", opencl.device=" + openclDevice
         + ", cache.dir=" + cacheDir;
@@ -278,6 +285,13 @@ public final class LoopLiftConfig {
           if (lower(e).equals(raw.toLowerCase(Locale.ROOT))) return e;
         }
         return null;
+      }, fallback);
+    }
+
+    String oneOf(String key, List<String> accepted, String fallback) {
+      return lookup(key, String.join(", ", accepted), raw -> {
+        String lower = raw.toLowerCase(Locale.ROOT);
+        return accepted.contains(lower) ? lower : null;
       }, fallback);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.looplift.executors.ExecutorProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,16 +16,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LoopLiftConfigTest {
+  /** The executors this build provides, as the agent finds them. */
+  private static final List<String> EXECUTORS = ExecutorProvider.load(LoopLiftConfigTest.class.getClassLoader())
+      .stream().map(ExecutorProvider::name).toList();
   private final List<String> warnings = new ArrayList<>();
 
   private LoopLiftConfig load(String args, Map<String, String> sys, Map<String, String> env) {
-    return LoopLiftConfig.load(LoopLiftConfig.parseArgs(args, warnings::add), sys, env, warnings::add);
+    return LoopLiftConfig.load(LoopLiftConfig.parseArgs(args, warnings::add), sys, env, EXECUTORS, warnings::add);
   }
 
   @Test
   void defaults() {
     LoopLiftConfig c = load(null, Map.of(), Map.of());
-    assertEquals(LoopLiftConfig.ExecutorChoice.AUTO, c.executor());
+    assertEquals("auto", c.executor());
     assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, c.minLength());
     assertEquals(LoopLiftConfig.Precision.EXACT, c.precision());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions());
@@ -46,7 +50,7 @@ class LoopLiftConfigTest {
         + "opencl.device=1,cache.dir=/tmp/cache", Map.of(), Map.of());
     assertEquals(List.of("com.acme.*", "org.x.Y"), c.include());
     assertEquals(List.of("com.acme.gen.*"), c.exclude());
-    assertEquals(LoopLiftConfig.ExecutorChoice.REFERENCE, c.executor());
+    assertEquals("reference", c.executor());
     assertEquals(0, c.minLength());
     assertEquals(LoopLiftConfig.Precision.ULP, c.precision());
     assertEquals(LoopLiftConfig.Reductions.REASSOCIATE, c.reductions());
@@ -67,7 +71,7 @@ class LoopLiftConfigTest {
         "LOOPLIFT_PRECISION", "exact", "LOOPLIFT_VERIFY", "sample");
     Map<String, String> sys = Map.of("looplift.executor", "jvm", "looplift.precision", "ulp", "unrelated", "x");
     LoopLiftConfig c = load("executor=reference", sys, env);
-    assertEquals(LoopLiftConfig.ExecutorChoice.REFERENCE, c.executor()); // agent argument
+    assertEquals("reference", c.executor()); // agent argument
     assertEquals(LoopLiftConfig.Precision.ULP, c.precision()); // system property over environment
     assertEquals(LoopLiftConfig.Verify.SAMPLE, c.verify()); // environment over file
     assertEquals(LoopLiftConfig.LogLevel.INFO, c.log()); // file over default
@@ -92,7 +96,7 @@ class LoopLiftConfigTest {
   @Test
   void aBadValuePrintsOneLineAndTheDefaultApplies() {
     LoopLiftConfig c = load("executor=gpu", Map.of(), Map.of());
-    assertEquals(LoopLiftConfig.ExecutorChoice.AUTO, c.executor());
+    assertEquals("auto", c.executor());
     assertEquals(List.of("looplift: bad value 'gpu' for executor; accepted: auto, jvm, opencl, reference — using auto"),
         warnings);
   }
@@ -100,7 +104,7 @@ class LoopLiftConfigTest {
   @Test
   void aBadValueLetsTheNextSourceDecide() {
     LoopLiftConfig c = load("executor=gpu", Map.of("looplift.executor", "reference"), Map.of());
-    assertEquals(LoopLiftConfig.ExecutorChoice.REFERENCE, c.executor());
+    assertEquals("reference", c.executor());
     assertEquals(1, warnings.size());
     assertTrue(warnings.get(0).endsWith("— using reference"), warnings.get(0));
   }
@@ -117,7 +121,7 @@ class LoopLiftConfigTest {
   @Test
   void valuesAreCaseInsensitiveAndTrimmed() {
     LoopLiftConfig c = load(" executor = JVM , log=Info", Map.of(), Map.of());
-    assertEquals(LoopLiftConfig.ExecutorChoice.JVM, c.executor());
+    assertEquals("jvm", c.executor());
     assertEquals(LoopLiftConfig.LogLevel.INFO, c.log());
     assertEquals(List.of(), warnings);
   }
@@ -125,7 +129,7 @@ class LoopLiftConfigTest {
   @Test
   void unknownKeysAreNamedAndIgnored() {
     LoopLiftConfig c = load("exector=jvm", Map.of("looplift.colour", "red"), Map.of("LOOPLIFT_SPEED", "11"));
-    assertEquals(LoopLiftConfig.ExecutorChoice.AUTO, c.executor());
+    assertEquals("auto", c.executor());
     assertEquals(3, warnings.size(), warnings.toString());
     assertTrue(warnings.get(0).startsWith("looplift: unknown key 'exector' in the agent arguments; accepted: include,"));
     assertTrue(warnings.get(1).startsWith("looplift: unknown key 'colour' in system property looplift.colour"));
@@ -144,7 +148,7 @@ class LoopLiftConfigTest {
   void anUnreadableConfigFileIsReportedAndSkipped(@TempDir Path dir) {
     Path missing = dir.resolve("nope.properties");
     LoopLiftConfig c = load("config=" + missing, Map.of(), Map.of());
-    assertEquals(LoopLiftConfig.ExecutorChoice.AUTO, c.executor());
+    assertEquals("auto", c.executor());
     assertEquals(1, warnings.size());
     assertTrue(warnings.get(0).startsWith("looplift: cannot read config file '" + missing + "'"), warnings.get(0));
   }
@@ -154,7 +158,7 @@ class LoopLiftConfigTest {
     Path file = dir.resolve("c.properties");
     Files.writeString(file, "executor=jvm\nthreads=4\n");
     LoopLiftConfig c = load(null, Map.of("looplift.config", file.toString()), Map.of());
-    assertEquals(LoopLiftConfig.ExecutorChoice.JVM, c.executor());
+    assertEquals("jvm", c.executor());
     assertEquals(1, warnings.size());
     assertTrue(warnings.get(0).startsWith("looplift: unknown key 'threads' in " + file), warnings.get(0));
   }

@@ -20,7 +20,7 @@ class LoopTransformerTest {
   private final ClassLoader app = new URLClassLoader(new URL[0], getClass().getClassLoader());
 
   private LoopTransformer transformer(String args) {
-    LoopLiftConfig config = LoopLiftConfig.load(LoopLiftConfig.parseArgs(args, lines::add), Map.of(), Map.of(),
+    LoopLiftConfig config = LoopLiftConfig.load(LoopLiftConfig.parseArgs(args, lines::add), Map.of(), Map.of(), List.of("jvm"),
         lines::add);
     return new LoopTransformer(config, new ClassRewriter(new RewriteOptions(0), new Sites(new Profiler(), log)), log);
   }

@@ -1,6 +1,7 @@
 package io.looplift.agent.cli;
 
 import io.looplift.agent.LoopLiftConfig;
+import io.looplift.executors.ExecutorProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -114,7 +115,9 @@ sealed interface Command {
     Map<String, String> checked = new LinkedHashMap<>(options);
     // The file is read by the target JVM; reading it here too would only duplicate its warnings.
     checked.remove("config");
-    LoopLiftConfig.load(checked, Map.of(), Map.of(), problems::add);
+    List<String> executors = ExecutorProvider.load(Command.class.getClassLoader()).stream()
+        .map(ExecutorProvider::name).toList();
+    LoopLiftConfig.load(checked, Map.of(), Map.of(), executors, problems::add);
     if (!problems.isEmpty()) {
       throw new UsageException(String.join("\n", problems).replaceFirst("^looplift: ", ""));
     }
