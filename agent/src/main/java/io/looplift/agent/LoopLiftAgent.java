@@ -11,6 +11,8 @@ import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.ExecutorChain;
 import io.looplift.profiler.Profiler;
+import io.looplift.runtime.Log;
+import io.looplift.runtime.Pipeline;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,13 +34,13 @@ public final class LoopLiftAgent {
   private static LoopLiftAgent current; // guarded by LoopLiftAgent.class
 
   private final LoopLiftConfig config;
-  private final AgentLog log;
+  private final Log log;
   private final Profiler profiler;
   private final LoopTransformer transformer;
   private final Instrumentation inst;
   private boolean active; // transformer installed; guarded by LoopLiftAgent.class
 
-  private LoopLiftAgent(LoopLiftConfig config, AgentLog log, Profiler profiler, LoopTransformer transformer,
+  private LoopLiftAgent(LoopLiftConfig config, Log log, Profiler profiler, LoopTransformer transformer,
       Instrumentation inst) {
     this.config = config;
     this.log = log;
@@ -103,21 +105,26 @@ public final class LoopLiftAgent {
     List<ExecutorProvider> providers = ExecutorProvider.load(LoopLiftAgent.class.getClassLoader());
     LoopLiftConfig config = LoopLiftConfig.load(args, providers.stream().map(ExecutorProvider::name).toList(),
         System.err::println);
-    AgentLog log = AgentLog.stderr(config.log());
+    Log log = Log.stderr(config.log());
     log.debug("options: " + config);
     if (config.verify() != LoopLiftConfig.Verify.OFF) {
       log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
           + " is not implemented yet; launches are not verified");
     }
     Profiler profiler = new Profiler();
-    Sites sites = new Sites(profiler, log);
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
-    KernelRunner runner = new KernelRunner(executors(providers, config, options, log, profiler), options, profiler, log);
-    LoopBridge.install(new LoopDispatcher(sites, runner, escheduler(), profiler, log, LoopDispatcher.QUEUE_LIMIT,
-        config.minLength() == 0));
+    Pipeline pipeline = Pipeline.builder()
+        .executors(executors(providers, config, options, log, profiler))
+        .options(options)
+        .scheduler(escheduler())
+        .profiler(profiler)
+        .log(log)
+        .everyLoop(config.minLength() == 0)
+        .build();
+    LoopBridge.install(pipeline.dispatcher());
     LoopTransformer transformer = new LoopTransformer(config,
-        new ClassRewriter(new RewriteOptions(config.minLength()), sites), log);
+        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites()), log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached);
@@ -134,7 +141,7 @@ public final class LoopLiftAgent {
 
   /** The executors in order of preference (see {@link ExecutorChain}); logs what was opened. */
   private static List<Executor> executors(List<ExecutorProvider> providers, LoopLiftConfig config,
-      ExecutionOptions options, AgentLog log, Profiler profiler) {
+      ExecutionOptions options, Log log, Profiler profiler) {
     ExecutorEnvironment env = new ExecutorEnvironment(options, config.cacheDir(), VERSION,
         Runtime.getRuntime().availableProcessors());
     ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env);

@@ -1,6 +1,7 @@
 package io.looplift.agent;
 
 import io.looplift.executors.select.ExecutorChain;
+import io.looplift.runtime.Log;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +38,6 @@ public final class LoopLiftConfig {
   /** How many offloaded launches are checked against the reference executor. */
   public enum Verify { OFF, SAMPLE, ALL }
 
-  /** How much the agent prints to stderr. */
-  public enum LogLevel { QUIET, INFO, DEBUG }
-
   /** Every key the agent accepts. */
   public static final List<String> KEYS = List.of("include", "exclude", "executor", "min.length", "precision",
       "reductions", "verify", "report", "log", "config", "opencl.device", "cache.dir");
@@ -62,7 +60,7 @@ public final class LoopLiftConfig {
   private final Reductions reductions;
   private final Verify verify;
   private final Path report;
-  private final LogLevel log;
+  private final Log.Level log;
   private final Path config;
   private final String openclDevice;
   private final Path cacheDir;
@@ -81,7 +79,7 @@ public final class LoopLiftConfig {
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
     verify = r.choice("verify", Verify.class, Verify.OFF);
     report = r.path("report");
-    log = r.choice("log", LogLevel.class, LogLevel.QUIET);
+    log = r.choice("log", Log.Level.class, Log.Level.QUIET);
     config = r.configFile;
     openclDevice = r.text("opencl.device");
     cacheDir = r.path("cache.dir");
@@ -160,7 +158,7 @@ public final class LoopLiftConfig {
   public Verify verify() { return verify; }
   /** The report written at exit, or null for none. */
   public Path report() { return report; }
-  public LogLevel log() { return log; }
+  public Log.Level log() { return log; }
   /** The properties file that was read, or null. */
   public Path config() { return config; }
   /** The OpenCL device: an index or a substring of its name; null for the inventory's choice. */
@@ -169,10 +167,10 @@ public final class LoopLiftConfig {
   public Path cacheDir() { return cacheDir; }
 
   /** True at {@code log=info} and {@code log=debug}. */
-  public boolean info() { return log != LogLevel.QUIET; }
+  public boolean info() { return log != Log.Level.QUIET; }
 
   /** True at {@code log=debug}. */
-  public boolean debug() { return log == LogLevel.DEBUG; }
+  public boolean debug() { return log == Log.Level.DEBUG; }
 
   @Override
   public String toString() {

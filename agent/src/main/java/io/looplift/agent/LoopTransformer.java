@@ -2,6 +2,7 @@ package io.looplift.agent;
 
 import io.looplift.analyzer.ClassRewriter;
 import java.lang.instrument.ClassFileTransformer;
+import io.looplift.runtime.Log;
 import java.security.ProtectionDomain;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,13 +21,13 @@ final class LoopTransformer implements ClassFileTransformer {
 
   private final LoopLiftConfig config;
   private final ClassRewriter rewriter;
-  private final AgentLog log;
+  private final Log log;
   private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
   private final ClassLoader own = LoopTransformer.class.getClassLoader();
   // Internal names, not classes: remembering a name never keeps an application class loader alive.
   private final Set<String> rewritten = ConcurrentHashMap.newKeySet();
 
-  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, AgentLog log) {
+  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Log log) {
     this.config = config;
     this.rewriter = rewriter;
     this.log = log;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.executors.ExecutorProvider;
+import io.looplift.runtime.Log;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ class LoopLiftConfigTest {
     assertEquals(LoopLiftConfig.Precision.EXACT, c.precision());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions());
     assertEquals(LoopLiftConfig.Verify.OFF, c.verify());
-    assertEquals(LoopLiftConfig.LogLevel.QUIET, c.log());
+    assertEquals(Log.Level.QUIET, c.log());
     assertNull(c.report());
     assertNull(c.config());
     assertNull(c.openclDevice());
@@ -56,7 +57,7 @@ class LoopLiftConfigTest {
     assertEquals(LoopLiftConfig.Reductions.REASSOCIATE, c.reductions());
     assertEquals(LoopLiftConfig.Verify.SAMPLE, c.verify());
     assertEquals(Path.of("/tmp/r.json"), c.report());
-    assertEquals(LoopLiftConfig.LogLevel.DEBUG, c.log());
+    assertEquals(Log.Level.DEBUG, c.log());
     assertTrue(c.debug());
     assertEquals("1", c.openclDevice());
     assertEquals(Path.of("/tmp/cache"), c.cacheDir());
@@ -74,7 +75,7 @@ class LoopLiftConfigTest {
     assertEquals("reference", c.executor()); // agent argument
     assertEquals(LoopLiftConfig.Precision.ULP, c.precision()); // system property over environment
     assertEquals(LoopLiftConfig.Verify.SAMPLE, c.verify()); // environment over file
-    assertEquals(LoopLiftConfig.LogLevel.INFO, c.log()); // file over default
+    assertEquals(Log.Level.INFO, c.log()); // file over default
     assertEquals(7, c.minLength());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions()); // default
     assertEquals(file, c.config());
@@ -122,7 +123,7 @@ class LoopLiftConfigTest {
   void valuesAreCaseInsensitiveAndTrimmed() {
     LoopLiftConfig c = load(" executor = JVM , log=Info", Map.of(), Map.of());
     assertEquals("jvm", c.executor());
-    assertEquals(LoopLiftConfig.LogLevel.INFO, c.log());
+    assertEquals(Log.Level.INFO, c.log());
     assertEquals(List.of(), warnings);
   }
 

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.analyzer.ClassRewriter;
 import io.looplift.analyzer.RewriteOptions;
-import io.looplift.profiler.Profiler;
+import io.looplift.analyzer.LoopSite;
+import io.looplift.analyzer.RegionSite;
+import io.looplift.analyzer.SiteRegistry;
+import io.looplift.runtime.Log;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
@@ -16,13 +19,13 @@ import org.junit.jupiter.api.Test;
 
 class LoopTransformerTest {
   private final List<String> lines = new ArrayList<>();
-  private final AgentLog log = new AgentLog(LoopLiftConfig.LogLevel.DEBUG, lines::add);
+  private final Log log = new Log(Log.Level.DEBUG, lines::add);
   private final ClassLoader app = new URLClassLoader(new URL[0], getClass().getClassLoader());
 
   private LoopTransformer transformer(String args) {
     LoopLiftConfig config = LoopLiftConfig.load(LoopLiftConfig.parseArgs(args, lines::add), Map.of(), Map.of(), List.of("jvm"),
         lines::add);
-    return new LoopTransformer(config, new ClassRewriter(new RewriteOptions(0), new Sites(new Profiler(), log)), log);
+    return new LoopTransformer(config, new ClassRewriter(new RewriteOptions(0), new CountingRegistry()), log);
   }
 
   @Test
@@ -67,5 +70,20 @@ class LoopTransformerTest {
     assertNull(t.transform(app, "com/acme/Broken", null, null, new byte[] {1, 2, 3}));
     assertNull(t.transform(app, "com/acme/Empty", null, null, null));
     assertFalse(t.rewrote("com/acme/Broken"));
+  }
+
+  /** Numbers sites in the order they come; the transformer's tests need no pipeline behind them. */
+  private static final class CountingRegistry implements SiteRegistry {
+    private int sites;
+    private int regions;
+
+    @Override
+    public synchronized int register(LoopSite site) { return sites++; }
+
+    @Override
+    public void discard(int siteId, String reason) {}
+
+    @Override
+    public synchronized int registerRegion(RegionSite region) { return regions++; }
   }
 }

@@ -1,5 +1,6 @@
 package io.looplift.analyzer;
 
+import io.looplift.bridge.LoopBridge;
 import java.util.ArrayList;
 import java.util.List;
 import org.objectweb.asm.ClassReader;
@@ -112,7 +113,7 @@ public final class ClassRewriter {
     cr.accept(cn, ClassReader.SKIP_FRAMES);
     for (MethodNode mn : cn.methods) {
       for (AbstractInsnNode in : mn.instructions) {
-        if (in instanceof MethodInsnNode mi && mi.owner.equals(LoopRewriter.BRIDGE)) return null;
+        if (in instanceof MethodInsnNode mi && mi.owner.equals(LoopBridge.INTERNAL_NAME)) return null;
       }
     }
     return cn;

@@ -1,5 +1,6 @@
 package io.looplift.analyzer;
 
+import io.looplift.bridge.LoopBridge;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +33,6 @@ import org.objectweb.asm.tree.VarInsnNode;
  * deferred results; plain local-variable code and the next rewritten loop's entry do not count.
  */
 final class LoopRewriter {
-  static final String BRIDGE = "io/looplift/bridge/LoopBridge";
-  private static final String SUBMIT_DESC = "(I[Ljava/lang/Object;[JII)Z";
 
   private LoopRewriter() {}
 
@@ -53,6 +52,11 @@ final class LoopRewriter {
     }
     Set<AbstractInsnNode> synced = new HashSet<>();
     for (LabelNode exit : exits) insertSync(il, exit, preambles, synced);
+  }
+
+  /** A call of the bridge's entry point {@code name}; both strings are {@link LoopBridge}'s own constants. */
+  static MethodInsnNode bridgeCall(String name, String desc) {
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, LoopBridge.INTERNAL_NAME, name, desc, false);
   }
 
   static LabelNode labelAt(InsnList il, AbstractInsnNode first) {
@@ -93,7 +97,7 @@ final class LoopRewriter {
     il.add(handler);
     il.add(new InsnNode(Opcodes.POP));
     il.add(fallback);
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "sync", "()V", false));
+    il.add(bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
   }
@@ -167,7 +171,7 @@ final class LoopRewriter {
     il.add(new VarInsnNode(Opcodes.ALOAD, scratch.scalars()));
     il.add(new VarInsnNode(Opcodes.ILOAD, plan.ivar()));
     il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "submit", SUBMIT_DESC, false));
+    il.add(bridgeCall(LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC));
     il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
   }
 
@@ -235,7 +239,7 @@ final class LoopRewriter {
       if (op < 0) continue;
       if (op == Opcodes.GOTO && preambles.contains(((JumpInsnNode) in).label)) return;
       if (isLocalOnly(in)) continue;
-      if (synced.add(in)) il.insertBefore(in, new MethodInsnNode(Opcodes.INVOKESTATIC, BRIDGE, "sync", "()V", false));
+      if (synced.add(in)) il.insertBefore(in, bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
       return;
     }
   }

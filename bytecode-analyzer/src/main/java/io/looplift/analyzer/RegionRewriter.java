@@ -1,5 +1,6 @@
 package io.looplift.analyzer;
 
+import io.looplift.bridge.LoopBridge;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -14,7 +15,6 @@ import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.BasicValue;
@@ -282,7 +282,7 @@ final class RegionRewriter {
     // The handler covers only code after the saves, so the saved copies are defined wherever it runs.
     il.add(copy);
     LoopRewriter.push(il, regionId);
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LoopRewriter.BRIDGE, "beginRegion", "(I)V", false));
+    il.add(LoopRewriter.bridgeCall(LoopBridge.BEGIN_REGION, LoopBridge.BEGIN_REGION_DESC));
     int loop = 0;
     for (Object part : region.parts()) {
       if (part instanceof Code c) {
@@ -291,7 +291,7 @@ final class RegionRewriter {
           if (in.getOpcode() < 0) continue;
           if (region.temporaries().contains(in)) {
             LoopRewriter.push(il, ((org.objectweb.asm.tree.IntInsnNode) in).operand);
-            il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LoopRewriter.BRIDGE, "temp", "(II)Ljava/lang/Object;", false));
+            il.add(LoopRewriter.bridgeCall(LoopBridge.TEMP, LoopBridge.TEMP_DESC));
           } else {
             il.add(in.clone(Map.of()));
           }
@@ -303,14 +303,14 @@ final class RegionRewriter {
         LoopRewriter.emitResults(il, p, scratch);
       }
     }
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LoopRewriter.BRIDGE, "endRegion", "()Z", false));
+    il.add(LoopRewriter.bridgeCall(LoopBridge.END_REGION, LoopBridge.END_REGION_DESC));
     il.add(new JumpInsnNode(Opcodes.IFEQ, abort));
     il.add(new JumpInsnNode(Opcodes.GOTO, exit));
     il.add(copyEnd);
     il.add(handler);
     il.add(new InsnNode(Opcodes.POP));
     il.add(abort);
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LoopRewriter.BRIDGE, "abortRegion", "()V", false));
+    il.add(LoopRewriter.bridgeCall(LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC));
     for (int[] s : saved) {
       il.add(new VarInsnNode(s[2], s[1]));
       il.add(new VarInsnNode(s[2] - Opcodes.ILOAD + Opcodes.ISTORE, s[0]));

@@ -75,6 +75,17 @@ public final class Profiler {
     }
   }
 
+  /**
+   * Turns site {@code siteId} into a rejected one with {@code reason}: it was accepted, but its class could
+   * not be rewritten, so it never runs offloaded. The site keeps its id and its place in the report.
+   */
+  public void siteDiscarded(int siteId, String reason) {
+    SiteRecord site = site(siteId);
+    if (site == null) return;
+    SiteInfo i = site.info;
+    site.info = new SiteInfo(i.className(), i.method(), i.descriptor(), i.line(), i.kind(), "rejected", reason);
+  }
+
   /** Records one run of site {@code siteId} that executor {@code executor} computed in {@code nanos}. */
   public void offloaded(int siteId, String executor, long nanos) {
     SiteRecord site = site(siteId);

@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 /** The call-site (PC) record of one loop site: what it is and what its runs did. Thread-safe. */
 final class SiteRecord {
   final int id;
-  final SiteInfo info;
+  /** Replaced once when an accepted site is discarded (its class could not be rewritten). */
+  volatile SiteInfo info;
   final LongAdder offloaded = new LongAdder();
   final LongAdder fallback = new LongAdder();
   final LongAdder timeNanos = new LongAdder();

@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Type;

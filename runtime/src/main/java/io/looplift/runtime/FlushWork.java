@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.executors.Launch;
 import io.looplift.executors.schedule.ScheduledWork;
@@ -26,7 +26,7 @@ final class FlushWork implements ScheduledWork {
   private final List<PendingLoop> unfused;
   private final KernelRunner runner;
   private final Profiler profiler;
-  private final AgentLog log;
+  private final Log log;
   private final Object[] reads;
   private final Object[] writes;
   private final long bytes;
@@ -37,7 +37,7 @@ final class FlushWork implements ScheduledWork {
    * @param segments compiled programs, run in order
    * @param unfused loops to run after them one by one, as they are (used when compiling failed)
    */
-  FlushWork(List<Segment> segments, List<PendingLoop> unfused, KernelRunner runner, Profiler profiler, AgentLog log) {
+  FlushWork(List<Segment> segments, List<PendingLoop> unfused, KernelRunner runner, Profiler profiler, Log log) {
     this.segments = List.copyOf(segments);
     this.unfused = List.copyOf(unfused);
     this.runner = runner;
@@ -106,7 +106,7 @@ final class FlushWork implements ScheduledWork {
     }
     for (int e : s.program().sequence.eliminatedLoops()) {
       PendingLoop l = s.loops().get(e);
-      profiler.offloaded(l.entry.profilerId(), "eliminated", 0);
+      profiler.offloaded(l.entry.id(), "eliminated", 0);
       l.complete();
     }
     List<KernelSpec> kernels = s.program().sequence.kernels();

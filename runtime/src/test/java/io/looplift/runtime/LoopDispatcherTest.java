@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -43,8 +43,8 @@ class LoopDispatcherTest {
 
   private final List<String> lines = new ArrayList<>();
   private final Profiler profiler = new Profiler();
-  private final AgentLog log = new AgentLog(LoopLiftConfig.LogLevel.DEBUG, lines::add);
-  private final Sites sites = new Sites(profiler, log);
+  private final Log log = new Log(Log.Level.DEBUG, lines::add);
+  private final SiteTable sites = new SiteTable(profiler, log);
   private final List<Executor> opened = new ArrayList<>();
   private final EScheduler scheduler = new EScheduler("test-escheduler-", 2, 8, 1L << 30);
 
@@ -56,7 +56,7 @@ class LoopDispatcherTest {
 
   private LoopDispatcher dispatcher(int queueLimit, Executor... executors) {
     opened.addAll(List.of(executors));
-    KernelRunner runner = new KernelRunner(List.of(executors), ExecutionOptions.EXACT, profiler, log);
+    KernelRunner runner = new KernelRunner(List.of(executors), ExecutionOptions.EXACT, profiler, log, System::nanoTime);
     return new LoopDispatcher(sites, runner, scheduler, profiler, log, queueLimit, true);
   }
 
@@ -158,7 +158,7 @@ class LoopDispatcherTest {
   @Test
   void aLoopTheExecutorCannotSpreadRunsAsBytecodeUnlessEveryLoopIsAsked() {
     opened.add(new JvmExecutor(2));
-    KernelRunner runner = new KernelRunner(List.of(opened.get(0)), ExecutionOptions.EXACT, profiler, log);
+    KernelRunner runner = new KernelRunner(List.of(opened.get(0)), ExecutionOptions.EXACT, profiler, log, System::nanoTime);
     LoopDispatcher measured = new LoopDispatcher(sites, runner, scheduler, profiler, log, 64, false);
     LoopDispatcher every = new LoopDispatcher(sites, runner, scheduler, profiler, log, 64, true);
     int id = site(scale(0), UP, "map");

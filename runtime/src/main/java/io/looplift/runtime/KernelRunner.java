@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
@@ -7,6 +7,7 @@ import io.looplift.executors.Launch;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.profiler.Profiler;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Runs one kernel launch on the first executor of the chain that supports it and succeeds, and records it
@@ -16,13 +17,16 @@ final class KernelRunner {
   private final List<Executor> executors;
   private final ExecutionOptions options;
   private final Profiler profiler;
-  private final AgentLog log;
+  private final Log log;
+  private final LongSupplier clock;
 
   /**
    * @param executors in order of preference; a launch runs on the first that supports it, and on the next
    *     one when that throws {@link ExecutionException}
+   * @param clock nanoseconds, for the time the report attributes to kernels and loops
    */
-  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, AgentLog log) {
+  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock) {
+    this.clock = clock;
     this.executors = List.copyOf(executors);
     this.options = options;
     this.profiler = profiler;
@@ -54,7 +58,7 @@ final class KernelRunner {
   boolean run(Launch launch, String kernel, List<PendingLoop> loops) {
     for (Executor x : executors) {
       if (!x.supports(launch.template(), options)) continue;
-      long t0 = System.nanoTime();
+      long t0 = clock.getAsLong();
       try {
         x.execute(launch, options);
       } catch (ExecutionException e) {
@@ -62,11 +66,11 @@ final class KernelRunner {
             + e.getMessage() + "; trying the next executor");
         continue;
       }
-      long nanos = System.nanoTime() - t0;
+      long nanos = clock.getAsLong() - t0;
       int[] ids = new int[loops.size()];
       for (int k = 0; k < ids.length; k++) {
         PendingLoop l = loops.get(k);
-        ids[k] = l.entry.profilerId();
+        ids[k] = l.entry.id();
         // A fused kernel's time is shared evenly among its loops.
         profiler.offloaded(ids[k], x.name(), nanos / ids.length);
       }

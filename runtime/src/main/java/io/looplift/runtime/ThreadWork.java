@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.executors.schedule.Ticket;
 import io.looplift.tracecache.KeyAccumulator;

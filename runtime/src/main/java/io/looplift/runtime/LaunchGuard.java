@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.ir.AffineIndex;
 import io.looplift.ir.Const;

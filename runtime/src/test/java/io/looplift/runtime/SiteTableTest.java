@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,10 +19,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class SitesTest {
+class SiteTableTest {
   private final List<String> lines = new ArrayList<>();
   private final Profiler profiler = new Profiler();
-  private final Sites sites = new Sites(profiler, new AgentLog(LoopLiftConfig.LogLevel.INFO, lines::add));
+  private final SiteTable sites = new SiteTable(profiler, new Log(Log.Level.INFO, lines::add));
 
   private static LoopSite accepted(int line) {
     LoopTemplate t = new LoopTemplate(List.of(Type.INT), List.of(), List.of(),

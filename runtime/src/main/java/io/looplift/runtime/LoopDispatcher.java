@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.analyzer.LoopSite;
 import io.looplift.bridge.LoopBridge;
@@ -35,12 +35,12 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    */
   static final long QUEUE_BYTES_LIMIT = 1L << 30;
 
-  private final Sites sites;
+  private final SiteTable sites;
   private final KernelRunner runner;
   private final ProgramBuilder builder;
   private final EScheduler scheduler;
   private final Profiler profiler;
-  private final AgentLog log;
+  private final Log log;
   private final LaunchGuard guard = new LaunchGuard();
   private final int queueLimit;
   private final boolean everyLoop;
@@ -56,7 +56,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * @param everyLoop offload every loop that passes its guards ({@code min.length=0}); otherwise a loop
    *     outside a region whose executor expects no gain runs as bytecode
    */
-  LoopDispatcher(Sites sites, KernelRunner runner, EScheduler scheduler, Profiler profiler, AgentLog log,
+  LoopDispatcher(SiteTable sites, KernelRunner runner, EScheduler scheduler, Profiler profiler, Log log,
       int queueLimit, boolean everyLoop) {
     this.sites = sites;
     this.runner = runner;
@@ -71,7 +71,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
 
   @Override
   public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
-    Sites.Entry entry = null;
+    SiteTable.Entry entry = null;
     ThreadWork w = null;
     try {
       w = threads.get();
@@ -237,14 +237,14 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * completes this thread's earlier work, so that the loop reads what it would have read without the
    * agent, and records the fallback. Returns false.
    */
-  private boolean decline(ThreadWork w, int siteId, Sites.Entry entry, String reason) {
+  private boolean decline(ThreadWork w, int siteId, SiteTable.Entry entry, String reason) {
     try {
       if (w != null && w.regionId >= 0) {
         w.regionFailed = true;
         return false;
       }
       if (w != null) flush(w, true);
-      if (entry != null) profiler.fallback(entry.profilerId(), reason);
+      if (entry != null) profiler.fallback(entry.id(), reason);
       log.debugOnce("fallback " + siteId + " " + reason,
           "fallback " + (entry == null ? "site " + siteId : entry.where()) + ": " + reason);
     } catch (Throwable e) {

@@ -31,6 +31,23 @@ public final class LoopBridge {
     void abortRegion();
   }
 
+  // The names and descriptors rewritten code calls, as compile-time constants: javac copies them into the
+  // rewriter, which therefore never loads this class. BridgeDescriptorsTest checks them against the methods.
+  /** This class's internal name. */
+  public static final String INTERNAL_NAME = "io/looplift/bridge/LoopBridge";
+  public static final String SUBMIT = "submit";
+  public static final String SUBMIT_DESC = "(I[Ljava/lang/Object;[JII)Z";
+  public static final String SYNC = "sync";
+  public static final String SYNC_DESC = "()V";
+  public static final String BEGIN_REGION = "beginRegion";
+  public static final String BEGIN_REGION_DESC = "(I)V";
+  public static final String TEMP = "temp";
+  public static final String TEMP_DESC = "(II)Ljava/lang/Object;";
+  public static final String END_REGION = "endRegion";
+  public static final String END_REGION_DESC = "()Z";
+  public static final String ABORT_REGION = "abortRegion";
+  public static final String ABORT_REGION_DESC = "()V";
+
   private static volatile Dispatcher dispatcher;
 
   private LoopBridge() {}

@@ -1,4 +1,4 @@
-package io.looplift.agent;
+package io.looplift.runtime;
 
 import io.looplift.executors.Launch;
 
@@ -9,11 +9,11 @@ import io.looplift.executors.Launch;
  */
 final class PendingLoop {
   final int siteId;
-  final Sites.Entry entry;
+  final SiteTable.Entry entry;
   final Launch launch;
   private volatile boolean completed;
 
-  PendingLoop(int siteId, Sites.Entry entry, Launch launch) {
+  PendingLoop(int siteId, SiteTable.Entry entry, Launch launch) {
     this.siteId = siteId;
     this.entry = entry;
     this.launch = launch;

@@ -1,0 +1,89 @@
+package io.looplift.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.analyzer.LoopShape;
+import io.looplift.analyzer.LoopSite;
+import io.looplift.bridge.LoopBridge;
+import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.executors.schedule.EScheduler;
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
+import io.looplift.ir.Cond;
+import io.looplift.ir.Const;
+import io.looplift.ir.Index;
+import io.looplift.ir.Load;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.ir.Store;
+import io.looplift.ir.Type;
+import io.looplift.profiler.Profiler;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline assembled through its public builder, without any agent, on a fake clock. */
+class PipelineTest {
+  private final EScheduler scheduler = new EScheduler("pipeline-test-", 1, 8, 1L << 30);
+
+  @AfterEach
+  void close() {
+    scheduler.close();
+  }
+
+  /** {@code out[i] = in[i] + 1} over ints. */
+  private static LoopSite increment() {
+    LoopTemplate t = new LoopTemplate(List.of(Type.INT, Type.INT), List.of(), List.of(),
+        List.of(new Store(1, Type.INT, Index.I,
+            Binary.of(BinaryOp.ADD, new Load(0, Type.INT, Index.I), Const.ofInt(1)), Const.TRUE)), List.of());
+    return new LoopSite("com.acme.Foo", "inc", "([I[I)V", 12, "map", t, new LoopShape(Cond.LT, 1), null);
+  }
+
+  @Test
+  void kernelTimesComeFromTheClockPassedIn() {
+    AtomicLong now = new AtomicLong();
+    Profiler profiler = new Profiler();
+    List<String> lines = new ArrayList<>();
+    Pipeline pipeline = Pipeline.builder()
+        .executors(List.of(new ReferenceExecutor()))
+        .scheduler(scheduler)
+        .profiler(profiler)
+        .log(new Log(Log.Level.INFO, lines::add))
+        // Every reading advances the clock by 250 ns: a launch is timed from two readings.
+        .clock(() -> now.addAndGet(250))
+        .everyLoop(true)
+        .build();
+    int id = pipeline.sites().register(increment());
+    assertEquals(List.of("looplift: offloaded com.acme.Foo.inc:12 map"), lines);
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    int[] in = {1, 2, 3, 4};
+    for (int round = 0; round < 3; round++) {
+      int[] out = new int[4];
+      assertTrue(d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+      d.sync();
+      assertArrayEquals(new int[] {2, 3, 4, 5}, out);
+    }
+    String report = profiler.reportJson();
+    assertTrue(report.contains("\"launches\":3,\"timeNanos\":750"), report);
+    assertTrue(report.contains("\"runs\":{\"offloaded\":3,\"fallback\":0},\"timeNanos\":750"), report);
+  }
+
+  @Test
+  void anUnknownSiteRunsTheOriginalLoop() {
+    Pipeline pipeline = Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).build();
+    assertFalse(pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));
+  }
+
+  @Test
+  void theBuilderRefusesAPipelineWithoutExecutorsOrScheduler() {
+    assertThrows(IllegalArgumentException.class, () -> Pipeline.builder().executors(List.of()));
+    assertThrows(IllegalStateException.class, () -> Pipeline.builder().scheduler(scheduler).build());
+    assertThrows(IllegalStateException.class,
+        () -> Pipeline.builder().executors(List.of(new ReferenceExecutor())).build());
+  }
+}
