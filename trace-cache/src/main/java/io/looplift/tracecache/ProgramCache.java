@@ -167,6 +167,8 @@ public final class ProgramCache<P> implements AutoCloseable {
 
   /** Carries a compiler's exception out of the cache's mapping function. */
   private static final class BuildFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     BuildFailure(Exception cause) { super(cause); }
   }
 }

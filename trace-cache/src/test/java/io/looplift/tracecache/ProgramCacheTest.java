@@ -70,6 +70,7 @@ class ProgramCacheTest {
   void secondCacheLoadsFromDisk(@TempDir Path dir) throws Exception {
     DiskProgramStore disk = new DiskProgramStore(dir.resolve("programs"));
     try (ProgramCache<String> first = cache(10, disk); ProgramLease<String> l = first.acquire(key("k"), compiler)) {
+      assertEquals("program:k", l.program());
       assertEquals(1, first.stats().compiles());
     }
     try (ProgramCache<String> second = cache(10, disk); ProgramLease<String> l = second.acquire(key("k"), compiler)) {
