@@ -1,5 +1,6 @@
 package io.looplift.ir;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,15 +38,44 @@ public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accu
     return stores.stream().anyMatch(s -> s.array() == a);
   }
 
+  /** Per array, whether some store writes it. */
+  public boolean[] writtenArrays() {
+    boolean[] written = new boolean[arrays.size()];
+    for (Store s : stores) written[s.array()] = true;
+    return written;
+  }
+
+  /** Per array, whether some load reads it. */
+  public boolean[] readArrays() {
+    boolean[] read = new boolean[arrays.size()];
+    for (Node n : Nodes.postOrder(roots())) {
+      if (n instanceof Load l) read[l.array()] = true;
+    }
+    return read;
+  }
+
   /** Every root node: store indices, values and predicates, and reduction updates, in program order. */
   public List<Node> roots() {
-    var roots = new java.util.ArrayList<Node>();
+    return roots(false);
+  }
+
+  /**
+   * The root nodes of a kernel that computes partial results, each reduction starting from its identity:
+   * as {@link #roots()}, but each reduction's {@link Reduction#element() element} (when it has one) instead
+   * of its update, which reads the accumulator.
+   */
+  public List<Node> partialRoots() {
+    return roots(true);
+  }
+
+  private List<Node> roots(boolean elements) {
+    List<Node> roots = new ArrayList<>();
     for (Store s : stores) {
       roots.add(s.index());
       roots.add(s.value());
       roots.add(s.predicate());
     }
-    for (Reduction r : reductions) roots.add(r.update());
+    for (Reduction r : reductions) roots.add(elements && r.element() != null ? r.element() : r.update());
     return roots;
   }
 }

@@ -1,9 +1,5 @@
 package io.looplift.runtime;
 
-import io.looplift.ir.Load;
-import io.looplift.ir.LoopTemplate;
-import io.looplift.ir.Node;
-import io.looplift.ir.Nodes;
 import io.looplift.progen.fusion.KernelSpec;
 import io.looplift.progen.fusion.ProgramSequence;
 import java.util.List;
@@ -36,13 +32,8 @@ final class CompiledProgram {
     for (int k = 0; k < names.length; k++) {
       KernelSpec spec = kernels.get(k);
       names[k] = name(spec, loops);
-      LoopTemplate t = spec.template();
-      reads[k] = new boolean[t.arrays().size()];
-      writes[k] = new boolean[t.arrays().size()];
-      for (Node n : Nodes.postOrder(t.roots())) {
-        if (n instanceof Load l) reads[k][l.array()] = true;
-      }
-      for (int a = 0; a < writes[k].length; a++) writes[k][a] = t.writes(a);
+      reads[k] = spec.template().readArrays();
+      writes[k] = spec.template().writtenArrays();
     }
     return new CompiledProgram(sequence, names, reads, writes);
   }

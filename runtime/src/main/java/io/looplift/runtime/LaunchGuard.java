@@ -94,8 +94,7 @@ final class LaunchGuard {
 
   /** Every load and store index of {@code t}, decomposed into scale and invariant offset. */
   private static Plan planOf(LoopTemplate t) {
-    boolean[] written = new boolean[t.arrays().size()];
-    for (int a = 0; a < written.length; a++) written[a] = t.writes(a);
+    boolean[] written = t.writtenArrays();
     List<Access> accesses = new ArrayList<>();
     for (Node n : Nodes.postOrder(t.roots())) {
       if (n instanceof Load l) {

@@ -12,11 +12,10 @@ import io.looplift.ir.Nodes;
 import io.looplift.ir.Reduction;
 import io.looplift.progen.jvm.JvmKernel;
 import io.looplift.progen.jvm.JvmKernelGenerator;
+import io.looplift.tracecache.BoundedCache;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -57,24 +56,14 @@ public final class JvmExecutor implements Executor {
   private final int threads;
   private final long minChunkWork;
   private final ThreadPoolExecutor pool;
-  private final Map<Key, JvmKernel> kernels = lru();
-  private final Map<LoopTemplate, Profile> profiles = lru();
+  private final BoundedCache<Key, JvmKernel> kernels = new BoundedCache<>(CACHE_SIZE);
+  private final BoundedCache<LoopTemplate, Profile> profiles = new BoundedCache<>(CACHE_SIZE);
   private volatile boolean closed;
 
   private record Key(LoopTemplate template, boolean split) {}
 
   /** What the chunking of a template's launches depends on: its work per iteration and whether it may split. */
   private record Profile(long weight, boolean parallelExact, boolean parallelReassociating) {}
-
-  /** A map that keeps its {@link #CACHE_SIZE} most recently used entries; callers lock it. */
-  private static <K, V> Map<K, V> lru() {
-    return new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-        return size() > CACHE_SIZE;
-      }
-    };
-  }
 
   /** An executor using every processor: the calling thread plus {@code availableProcessors() - 1} workers. */
   public JvmExecutor() {
@@ -156,31 +145,18 @@ public final class JvmExecutor implements Executor {
   }
 
   private Profile profile(LoopTemplate t) {
-    synchronized (profiles) {
-      Profile p = profiles.get(t);
-      if (p != null) return p;
-    }
-    long weight = 0;
-    for (Node n : Nodes.postOrder(t.roots())) weight += n instanceof Call ? CALL_WEIGHT : 1;
-    Profile p = new Profile(weight, t.isParallel(false), t.isParallel(true));
-    synchronized (profiles) {
-      profiles.put(t, p);
-    }
-    return p;
+    return profiles.get(t, JvmExecutor::profileOf);
   }
 
-  /** The compiled kernel, from the cache or built now; concurrent misses may both build, one wins. */
+  private static Profile profileOf(LoopTemplate t) {
+    long weight = 0;
+    for (Node n : Nodes.postOrder(t.roots())) weight += n instanceof Call ? CALL_WEIGHT : 1;
+    return new Profile(weight, t.isParallel(false), t.isParallel(true));
+  }
+
+  /** The compiled kernel, from the cache or built now (once, however many threads miss it together). */
   JvmKernel kernel(LoopTemplate t, boolean split) throws ExecutionException {
-    Key key = new Key(t, split);
-    synchronized (kernels) {
-      JvmKernel k = kernels.get(key);
-      if (k != null) return k;
-    }
-    JvmKernel built = compile(t, split);
-    synchronized (kernels) {
-      JvmKernel raced = kernels.putIfAbsent(key, built);
-      return raced != null ? raced : built;
-    }
+    return kernels.get(new Key(t, split), k -> compile(k.template(), k.split()));
   }
 
   private static JvmKernel compile(LoopTemplate t, boolean split) throws ExecutionException {

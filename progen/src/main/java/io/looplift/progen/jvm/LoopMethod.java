@@ -21,7 +21,6 @@ import io.looplift.ir.Select;
 import io.looplift.ir.Store;
 import io.looplift.ir.Type;
 import io.looplift.ir.Unary;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -72,14 +71,7 @@ final class LoopMethod {
     this.t = t;
     this.split = split;
     this.unitStride = unitStride;
-    List<Node> roots = new ArrayList<>();
-    for (Store s : t.stores()) {
-      roots.add(s.index());
-      roots.add(s.value());
-      roots.add(s.predicate());
-    }
-    for (Reduction r : t.reductions()) roots.add(split ? r.element() : r.update());
-    this.nodes = Nodes.postOrder(roots);
+    this.nodes = Nodes.postOrder(split ? t.partialRoots() : t.roots());
     for (Node n : nodes) {
       if (n instanceof Index || n instanceof Load || n instanceof Acc) continue;
       if (Nodes.children(n).stream().allMatch(invariant::contains)) invariant.add(n);
