@@ -42,10 +42,19 @@ import org.objectweb.asm.tree.analysis.Frame;
  */
 final class LoopAnalyzer {
 
-  /** What the rewriter needs to replace a recognized loop. */
+  /** What the analysis concluded about one loop: its site, accepted or rejected. */
+  sealed interface Result permits Plan, Rejected {
+    LoopSite site();
+  }
+
+  /** A recognized loop, with what the rewriter needs to replace it. */
   record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
-      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes) {}
+      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes)
+      implements Result {}
+
+  /** A loop that stays as bytecode; its site says why. */
+  record Rejected(LoopSite site) implements Result {}
 
   private final MethodContext ctx;
   private final String className;
@@ -55,9 +64,9 @@ final class LoopAnalyzer {
     this.className = ctx.owner.name.replace('/', '.');
   }
 
-  /** Every loop of the method: plans for the recognized ones, rejected sites for the others. */
-  List<Object> analyze() {
-    List<Object> results = new ArrayList<>();
+  /** Every loop of the method, in the order of {@link Cfg#loops()}: a plan or a rejection for each. */
+  List<Result> analyze() {
+    List<Result> results = new ArrayList<>();
     List<Cfg.Loop> loops = ctx.cfg.loops();
     for (Cfg.Loop loop : loops) {
       int line = lineOf(loop.header);
@@ -76,8 +85,8 @@ final class LoopAnalyzer {
     return results;
   }
 
-  private LoopSite rejected(int line, String kind, String reason) {
-    return LoopSite.rejected(className, ctx.method.name, ctx.method.desc, line, kind, reason);
+  private Rejected rejected(int line, String kind, String reason) {
+    return new Rejected(LoopSite.rejected(className, ctx.method.name, ctx.method.desc, line, kind, reason));
   }
 
   private int lineOf(Cfg.Block header) {
