@@ -47,9 +47,8 @@ public final class ClassRewriter {
         if (ctx == null) continue;
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
-        for (Object r : new LoopAnalyzer(ctx).analyze()) {
-          LoopSite site = r instanceof LoopAnalyzer.Plan p ? p.site() : (LoopSite) r;
-          int id = registry.register(site);
+        for (LoopAnalyzer.Result r : new LoopAnalyzer(ctx).analyze()) {
+          int id = registry.register(r.site());
           if (r instanceof LoopAnalyzer.Plan p) {
             plans.add(p);
             ids.add(id);
@@ -99,9 +98,7 @@ public final class ClassRewriter {
     for (MethodNode mn : cn.methods) {
       MethodContext ctx = context(cn, mn, hierarchy);
       if (ctx == null) continue;
-      for (Object r : new LoopAnalyzer(ctx).analyze()) {
-        sites.add(r instanceof LoopAnalyzer.Plan p ? p.site() : (LoopSite) r);
-      }
+      for (LoopAnalyzer.Result r : new LoopAnalyzer(ctx).analyze()) sites.add(r.site());
     }
     return sites;
   }

@@ -35,10 +35,19 @@ import org.objectweb.asm.tree.analysis.Frame;
  */
 final class LoopAnalyzer {
 
-  /** What the rewriter needs to replace a recognized loop. */
+  /** What the analysis concluded about one loop: its site, accepted or rejected. */
+  sealed interface Result permits Plan, Rejected {
+    LoopSite site();
+  }
+
+  /** A recognized loop, with what the rewriter needs to replace it. */
   record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
-      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes) {}
+      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes)
+      implements Result {}
+
+  /** A loop that stays as bytecode; its site says why. */
+  record Rejected(LoopSite site) implements Result {}
 
   private final MethodContext ctx;
   private final String className;
@@ -48,9 +57,9 @@ final class LoopAnalyzer {
     this.className = ctx.owner.name.replace('/', '.');
   }
 
-  /** Every loop of the method: plans for the recognized ones, rejected sites for the others. */
-  List<Object> analyze() {
-    List<Object> results = new ArrayList<>();
+  /** Every loop of the method, in the order of {@link Cfg#loops()}: a plan or a rejection for each. */
+  List<Result> analyze() {
+    List<Result> results = new ArrayList<>();
     List<Cfg.Loop> loops = ctx.cfg.loops();
     for (Cfg.Loop loop : loops) {
       int line = lineOf(loop.header);
@@ -69,8 +78,8 @@ final class LoopAnalyzer {
     return results;
   }
 
-  private LoopSite rejected(int line, String kind, String reason) {
-    return LoopSite.rejected(className, ctx.method.name, ctx.method.desc, line, kind, reason);
+  private Rejected rejected(int line, String kind, String reason) {
+    return new Rejected(LoopSite.rejected(className, ctx.method.name, ctx.method.desc, line, kind, reason));
   }
 
   private int lineOf(Cfg.Block header) {
@@ -122,10 +131,11 @@ final class LoopAnalyzer {
     boolean continueOnJump = loop.contains(cfg.blockOf(ctx.method.instructions.indexOf(jump.label)));
 
     // Pass 1: which local the exit test compares with an invariant limit.
-    BodyEvaluator probe = new BodyEvaluator(ctx);
-    BodyEvaluator.State st = initialState(probe, entryFrame, written, -1);
-    probe.execute(ctx, header.start, header.end, st, false, 0);
-    SymValue[] operands = BodyEvaluator.operands(jump, st);
+    LoopBody probed = new LoopBody();
+    SymInterpreter probe = new SymInterpreter(ctx, probed);
+    SymFrame st = initialFrame(probed, entryFrame, written, -1);
+    new BlockWalker(ctx, probe).execute(header, st);
+    SymValue[] operands = st.popCompared(jump);
     int ivar = -1;
     boolean ivarLeft = false;
     for (int side = 0; side < 2; side++) {
@@ -138,44 +148,32 @@ final class LoopAnalyzer {
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
     List<AbstractInsnNode> limitRecipe = operands[ivarLeft ? 1 : 0].recipe();
-    Cond cond = BodyEvaluator.jumpCond(jump);
+    Cond cond = BlockWalker.jumpCond(jump);
     if (!continueOnJump) cond = cond.negate();
     if (!ivarLeft) cond = cond.mirror();
 
-    // Pass 2: the whole body with the induction variable as Index.
-    BodyEvaluator ev = new BodyEvaluator(ctx);
-    BodyEvaluator.State initial = initialState(ev, entryFrame, written, ivar);
-    List<Cfg.Block> order = Regions.topologicalOrder(cfg, header, loop::contains, header);
-    Map<Cfg.Block, List<BodyEvaluator.State>> incoming = new HashMap<>();
-    List<BodyEvaluator.State> back = new ArrayList<>();
-    for (Cfg.Block b : order) {
-      BodyEvaluator.State s = b == header ? initial.copy() : ev.merge(incoming.get(b));
-      AbstractInsnNode last = ev.execute(ctx, b.start, b.end, s, false, 0);
-      Map<Cfg.Block, BodyEvaluator.State> next;
-      if (b == header) {
-        BodyEvaluator.operands((JumpInsnNode) last, s);
-        if (!ev.stores.isEmpty() || !java.util.Arrays.equals(s.locals, initial.locals)) {
-          throw new Rejection("assigns variables or array elements in its loop condition");
-        }
-        next = new LinkedHashMap<>();
-        Cfg.Block target = cfg.blockOf(ctx.method.instructions.indexOf(((JumpInsnNode) last).label));
-        next.put(continueOnJump ? target : cfg.blockOf(b.end), s);
-      } else {
-        if (last != null && last.getOpcode() >= Opcodes.IRETURN && last.getOpcode() <= Opcodes.RETURN) {
-          throw new Rejection("returns from inside the loop");
-        }
-        next = ev.successors(ctx, cfg, b, last, s);
-      }
-      for (Map.Entry<Cfg.Block, BodyEvaluator.State> e : next.entrySet()) {
-        if (e.getKey() == header) back.add(e.getValue());
-        else incoming.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
-      }
+    // Pass 2: the whole body with the induction variable as Index. The header (the exit test) runs on
+    // the path of every iteration; the rest of the body is walked from the side of the test that stays
+    // in the loop, which is the header itself when the loop is nothing but its header.
+    LoopBody body = new LoopBody();
+    SymInterpreter sym = new SymInterpreter(ctx, body);
+    BlockWalker walker = new BlockWalker(ctx, sym);
+    SymFrame initial = initialFrame(body, entryFrame, written, ivar);
+    SymFrame s = initial.copy();
+    walker.execute(header, s);
+    s.popCompared(jump);
+    if (!body.stores.isEmpty() || !s.sameLocals(initial)) {
+      throw new Rejection("assigns variables or array elements in its loop condition");
     }
+    Cfg.Block first = cfg.blockOf(continueOnJump ? ctx.method.instructions.indexOf(jump.label) : header.end);
+    List<SymFrame> back = first == header ? List.of(s) : walker.walk(first, s, loop::contains, header, (insn, f) -> {
+      throw new Rejection("returns from inside the loop");
+    });
     if (back.isEmpty()) throw new Rejection("never repeats");
-    BodyEvaluator.State end = ev.merge(back);
+    SymFrame end = SymFrame.join(back, sym);
 
-    SymValue iv = end.locals[ivar];
-    AffineIndex step = iv == null || iv.isReference() ? null : AffineIndex.of(iv.node());
+    SymValue iv = end.getLocal(ivar);
+    AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;
     if (step == null || step.scale() != 1 || !(step.offset() instanceof Const c) || c.intValue() == 0) {
       throw new Rejection("the loop variable does not change by a constant step in every iteration");
     }
@@ -185,25 +183,26 @@ final class LoopAnalyzer {
     if ((up && stepValue < 0) || (down && stepValue > 0) || cond == Cond.EQ) {
       throw new Rejection("the loop variable moves away from its limit");
     }
-    checkCarriedDependencies(ev);
-    return assemble(loop, line, preheader, exit, ivar, limitRecipe, new LoopShape(cond, stepValue), ev, end, written, entryFrame);
+    checkCarriedDependencies(body);
+    return assemble(loop, line, preheader, exit, ivar, limitRecipe, new LoopShape(cond, stepValue), body, end, written,
+        entryFrame);
   }
 
   private Plan assemble(Cfg.Loop loop, int line, Cfg.Block preheader, Cfg.Block exit, int ivar,
-      List<AbstractInsnNode> limitRecipe, LoopShape shape, BodyEvaluator ev, BodyEvaluator.State end, BitSet written,
+      List<AbstractInsnNode> limitRecipe, LoopShape shape, LoopBody body, SymFrame end, BitSet written,
       Frame<BasicValue> entryFrame) {
     // Locals changed by the body: accumulators (their old value is read) or temporaries (it is not).
     Map<Integer, Node> finals = new LinkedHashMap<>();
     for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
       if (k == ivar) continue;
-      SymValue v = end.locals[k];
+      SymValue v = end.getLocal(k);
       BasicValue t = entryFrame.getLocal(k);
       boolean primitive = t != null && t != BasicValue.UNINITIALIZED_VALUE && !t.isReference();
-      if (v != null && !v.isReference() && primitive && v.node().equals(new Acc(k, v.node().type()))) continue;
-      finals.put(k, v == null || v.isReference() || !primitive ? null : v.node());
+      if (v.isPrimitive() && primitive && v.node().equals(new Acc(k, v.node().type()))) continue;
+      finals.put(k, v.isPrimitive() && primitive ? v.node() : null);
     }
     BitSet carried = new BitSet();
-    for (Store s : ev.stores) markAccs(carried, s.index(), s.value(), s.predicate());
+    for (Store s : body.stores) markAccs(carried, s.index(), s.value(), s.predicate());
     finals.forEach((k, f) -> {
       if (f != null && Nodes.anyMatch(f, x -> x instanceof Acc a && a.index() == k)) carried.set(k);
     });
@@ -233,7 +232,7 @@ final class LoopAnalyzer {
     Map<Integer, Integer> accIndex = new HashMap<>();
     for (int k = 0; k < accLocals.size(); k++) accIndex.put(accLocals.get(k), k);
     List<Node> roots = new ArrayList<>();
-    for (Store s : ev.stores) {
+    for (Store s : body.stores) {
       roots.add(s.index());
       roots.add(s.value());
       roots.add(s.predicate());
@@ -249,7 +248,7 @@ final class LoopAnalyzer {
       return x;
     };
     List<Store> stores = new ArrayList<>();
-    for (Store s : ev.stores) {
+    for (Store s : body.stores) {
       stores.add(new Store(s.array(), s.elementType(), Nodes.rewrite(s.index(), leaf), Nodes.rewrite(s.value(), leaf),
           Nodes.rewrite(s.predicate(), leaf)));
     }
@@ -262,7 +261,7 @@ final class LoopAnalyzer {
     }
     List<io.looplift.ir.Type> arrayTypes = new ArrayList<>();
     List<List<AbstractInsnNode>> arrayRecipes = new ArrayList<>();
-    for (BodyEvaluator.ArraySlot a : ev.arrays.values()) {
+    for (LoopBody.ArraySlot a : body.arrays.values()) {
       arrayTypes.add(a.elementType());
       arrayRecipes.add(a.recipe());
     }
@@ -270,12 +269,12 @@ final class LoopAnalyzer {
     List<List<AbstractInsnNode>> paramRecipes = new ArrayList<>();
     paramIndex.forEach((old, p) -> {
       paramTypes.add(p.type());
-      paramRecipes.add(ev.paramRecipes.get(old));
+      paramRecipes.add(body.paramRecipes.get(old));
     });
     LoopTemplate template = new LoopTemplate(arrayTypes, paramTypes, accTypes, stores, reductions);
     String kind = ReductionClassifier.kind(template);
     LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null,
-        !ev.loadAfterStore);
+        !body.loadAfterStore);
     return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
         accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes);
   }
@@ -289,16 +288,16 @@ final class LoopAnalyzer {
   }
 
   /** Each written array must be read only at the element it writes in the same iteration. */
-  private static void checkCarriedDependencies(BodyEvaluator ev) {
+  private static void checkCarriedDependencies(LoopBody body) {
     Map<Integer, AffineIndex> writes = new HashMap<>();
-    for (BodyEvaluator.Access a : ev.accesses) {
+    for (LoopBody.Access a : body.accesses) {
       if (!a.write()) continue;
       AffineIndex prev = writes.putIfAbsent(a.slot(), a.index());
       if (prev != null && !prev.equals(a.index())) {
         throw new Rejection("writes one array at two different offsets in an iteration");
       }
     }
-    for (BodyEvaluator.Access a : ev.accesses) {
+    for (LoopBody.Access a : body.accesses) {
       AffineIndex w = writes.get(a.slot());
       if (!a.write() && w != null && !w.equals(a.index())) {
         throw new Rejection("carried dependency: reads an element of an array that another iteration writes");
@@ -306,23 +305,28 @@ final class LoopAnalyzer {
     }
   }
 
-  private BodyEvaluator.State initialState(BodyEvaluator ev, Frame<BasicValue> frame, BitSet written, int ivar) {
-    BodyEvaluator.State s = new BodyEvaluator.State(ctx.method.maxLocals);
+  /**
+   * The frame at the start of an iteration: the induction variable {@code ivar} is {@link Index} (none when
+   * -1), locals the loop writes are accumulators ({@link Acc}, their value when the iteration starts), the
+   * others parameters or invariant references.
+   */
+  private SymFrame initialFrame(LoopBody body, Frame<BasicValue> frame, BitSet written, int ivar) {
+    SymFrame s = new SymFrame(ctx.method.maxLocals, ctx.method.maxStack);
     for (int k = 0; k < frame.getLocals(); k++) {
       BasicValue v = frame.getLocal(k);
       if (v == null || v == BasicValue.UNINITIALIZED_VALUE || v == BasicValue.RETURNADDRESS_VALUE) continue;
       if (k == ivar) {
-        s.locals[k] = SymValue.primitive(Index.I, null);
+        s.setLocal(k, SymValue.primitive(Index.I, null));
         continue;
       }
       if (v.isReference()) {
         // A reference local assigned in the loop is not invariant: leave it unknown.
-        if (!written.get(k)) s.locals[k] = SymValue.reference(v.getType(), List.of(new VarInsnNode(Opcodes.ALOAD, k)));
+        if (!written.get(k)) s.setLocal(k, SymValue.reference(v.getType(), List.of(new VarInsnNode(Opcodes.ALOAD, k))));
         continue;
       }
       io.looplift.ir.Type t = irType(v);
-      if (written.get(k)) s.locals[k] = BodyEvaluator.carried(k, t);
-      else s.locals[k] = ev.param(t, List.of(new VarInsnNode(loadOpcode(t), k)));
+      if (written.get(k)) s.setLocal(k, SymValue.primitive(new Acc(k, t), null));
+      else s.setLocal(k, body.param(t, List.of(new VarInsnNode(loadOpcode(t), k))));
     }
     return s;
   }

@@ -5,6 +5,7 @@ import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Node;
 import io.looplift.ir.Unary;
 import io.looplift.ir.UnaryOp;
+import java.util.List;
 import java.util.Set;
 import org.objectweb.asm.tree.MethodInsnNode;
 
@@ -27,24 +28,24 @@ final class MathCalls {
   private MathCalls() {}
 
   /** The IR for a call to a known pure JDK method, or null when {@code mi} is not one. */
-  static Node translate(BodyEvaluator ev, MethodInsnNode mi, SymValue[] args) {
+  static Node translate(SymInterpreter sym, MethodInsnNode mi, List<? extends SymValue> args) {
     if (!mi.desc.matches("\\([IJFDZBSC]*\\)[IJFDZBSC]")) return null;
     boolean math = mi.owner.equals("java/lang/Math") || mi.owner.equals("java/lang/StrictMath");
     if (math) {
       switch (mi.name) {
         case "abs":
-          return ev.n(Unary.of(UnaryOp.ABS, ev.node(args[0])));
+          return sym.n(Unary.of(UnaryOp.ABS, sym.node(args.get(0))));
         case "sqrt":
-          return ev.n(Unary.of(UnaryOp.SQRT, ev.node(args[0])));
+          return sym.n(Unary.of(UnaryOp.SQRT, sym.node(args.get(0))));
         case "min":
-          return ev.n(Binary.of(BinaryOp.MIN, ev.node(args[0]), ev.node(args[1])));
+          return sym.n(Binary.of(BinaryOp.MIN, sym.node(args.get(0)), sym.node(args.get(1))));
         case "max":
-          return ev.n(Binary.of(BinaryOp.MAX, ev.node(args[0]), ev.node(args[1])));
+          return sym.n(Binary.of(BinaryOp.MAX, sym.node(args.get(0)), sym.node(args.get(1))));
         default:
-          return MATH.contains(mi.name) ? ev.call(mi, args) : null;
+          return MATH.contains(mi.name) ? sym.call(mi, args) : null;
       }
     }
-    if (BOX_OWNERS.contains(mi.owner) && BOXES.contains(mi.name)) return ev.call(mi, args);
+    if (BOX_OWNERS.contains(mi.owner) && BOXES.contains(mi.name)) return sym.call(mi, args);
     return null;
   }
 }

@@ -1,16 +1,28 @@
 package io.looplift.analyzer;
 
+import io.looplift.ir.Node;
 import java.util.List;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
-import io.looplift.ir.Node;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.Value;
 
 /**
- * A value during symbolic execution of a loop body: a primitive IR node, or a reference (an array or
- * object) with its JVM type. {@code recipe}, when present, is a short instruction sequence that
- * recomputes the value before the loop (it depends only on loop-invariant locals and fields).
+ * A value during symbolic execution of a loop body: a primitive IR node, a reference (an array or
+ * object) with its JVM type, or {@link #UNKNOWN}. {@code recipe}, when present, is a short instruction
+ * sequence that recomputes the value before the loop (it depends only on loop-invariant locals and
+ * fields).
  */
-record SymValue(Node node, Type refType, List<AbstractInsnNode> recipe) {
+record SymValue(Node node, Type refType, List<AbstractInsnNode> recipe) implements Value {
+
+  /**
+   * A local the analysis cannot follow: never assigned, the second slot of a long or double, or
+   * assigned values of different kinds on paths that join. Reading it rejects the loop.
+   */
+  static final SymValue UNKNOWN = new SymValue(null, null, null);
 
   static SymValue primitive(Node node, List<AbstractInsnNode> recipe) {
     return new SymValue(node, null, recipe == null ? null : List.copyOf(recipe));
@@ -20,12 +32,16 @@ record SymValue(Node node, Type refType, List<AbstractInsnNode> recipe) {
     return new SymValue(null, refType, recipe == null ? null : List.copyOf(recipe));
   }
 
-  boolean isReference() { return node == null; }
+  boolean isPrimitive() { return node != null; }
 
   boolean isInvariant() { return recipe != null; }
 
   /** True for long and double values, which take two stack and local slots on the JVM. */
   boolean isWide() { return node != null && node.type().isWide(); }
+
+  /** The number of JVM slots the value takes, which ASM's {@code Frame} needs to shuffle the stack. */
+  @Override
+  public int getSize() { return isWide() ? 2 : 1; }
 
   /** A text key identifying the recipe, equal for recipes that compute the same thing. */
   String key() {
@@ -36,10 +52,10 @@ record SymValue(Node node, Type refType, List<AbstractInsnNode> recipe) {
     StringBuilder sb = new StringBuilder();
     for (AbstractInsnNode in : recipe) {
       sb.append(in.getOpcode());
-      if (in instanceof org.objectweb.asm.tree.VarInsnNode v) sb.append(' ').append(v.var);
-      else if (in instanceof org.objectweb.asm.tree.FieldInsnNode f) sb.append(' ').append(f.owner).append('.').append(f.name);
-      else if (in instanceof org.objectweb.asm.tree.LdcInsnNode l) sb.append(' ').append(l.cst.getClass().getSimpleName()).append(l.cst);
-      else if (in instanceof org.objectweb.asm.tree.IntInsnNode i) sb.append(' ').append(i.operand);
+      if (in instanceof VarInsnNode v) sb.append(' ').append(v.var);
+      else if (in instanceof FieldInsnNode f) sb.append(' ').append(f.owner).append('.').append(f.name);
+      else if (in instanceof LdcInsnNode l) sb.append(' ').append(l.cst.getClass().getSimpleName()).append(l.cst);
+      else if (in instanceof IntInsnNode i) sb.append(' ').append(i.operand);
       sb.append(';');
     }
     return sb.toString();

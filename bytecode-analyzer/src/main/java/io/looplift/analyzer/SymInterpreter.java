@@ -1,0 +1,478 @@
+package io.looplift.analyzer;
+
+import io.looplift.analyzer.LoopBody.ArraySlot;
+import io.looplift.analyzer.LoopBody.Element;
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
+import io.looplift.ir.Call;
+import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
+import io.looplift.ir.Load;
+import io.looplift.ir.Node;
+import io.looplift.ir.Nodes;
+import io.looplift.ir.Select;
+import io.looplift.ir.Unary;
+import io.looplift.ir.UnaryOp;
+import java.util.ArrayList;
+import java.util.List;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Interpreter;
+
+/**
+ * Computes the {@link SymValue} of each instruction's result from its operands, as an ASM
+ * {@link Interpreter} that {@link SymFrame} drives: primitive results are IR nodes, hash-consed in one
+ * {@link Nodes.Table}; loop-invariant inputs (fields, array lengths, rows of invariant arrays of arrays)
+ * become parameters or references of the {@link LoopBody}, each with the recipe that recomputes it before
+ * the loop; calls to small static helpers of the same class are inlined by walking the helper with a
+ * {@link BlockWalker}. Whatever a loop body may not do is rejected with a {@link Rejection} whose message a
+ * user can read.
+ *
+ * <p>Two kinds of instructions never reach the ASM operations: the primitive array loads and stores, which
+ * {@link SymFrame} executes with {@link #element}, {@link #load} and {@link #store} because they consult and
+ * update its array memory; and jumps and returns, which {@link BlockWalker} turns into path conditions and
+ * exits. One instance per loop and pass; not thread-safe.
+ */
+final class SymInterpreter extends Interpreter<SymValue> {
+  private static final int MAX_INLINE_DEPTH = 4;
+  private static final int MAX_INLINE_SIZE = 300;
+
+  private final MethodContext ctx;
+  private final LoopBody body;
+  private final Nodes.Table table = new Nodes.Table();
+  /** How many inlined helper calls deep the instructions being executed are (0: the loop body). */
+  private int depth;
+
+  /** An interpreter for a loop of {@code ctx}'s method that records what the loop reads and writes in {@code body}. */
+  SymInterpreter(MethodContext ctx, LoopBody body) {
+    super(Opcodes.ASM9);
+    this.ctx = ctx;
+    this.body = body;
+  }
+
+  /** The canonical instance of {@code node}. */
+  Node n(Node node) { return table.intern(node); }
+
+  /**
+   * The IR node of a primitive value.
+   *
+   * @throws Rejection for a reference
+   */
+  Node node(SymValue v) {
+    if (!v.isPrimitive()) throw new Rejection("uses an object reference as a number");
+    return v.node();
+  }
+
+  // ---- ASM's operations ----------------------------------------------------------------------------
+
+  /**
+   * {@link SymValue#UNKNOWN} for any type: the analysis follows values from the instructions that compute
+   * them, so a value known only by its type (ASM asks for one for the second slot of a long or double
+   * local) is one it cannot follow.
+   */
+  @Override
+  public SymValue newValue(Type type) {
+    return SymValue.UNKNOWN;
+  }
+
+  /**
+   * Constants and static fields: {@code iconst_*}, {@code lconst_*}, {@code fconst_*}, {@code dconst_*},
+   * {@code bipush}, {@code sipush} and {@code ldc} of a number (each is its own recipe), {@code getstatic}
+   * (a parameter, or an invariant reference).
+   *
+   * @throws Rejection for {@code aconst_null}, {@code ldc} of anything but a number, {@code new}, and a
+   *     volatile field or one of a class the analysis cannot see
+   */
+  @Override
+  public SymValue newOperation(AbstractInsnNode insn) {
+    int op = insn.getOpcode();
+    return switch (op) {
+      case Opcodes.ICONST_M1, Opcodes.ICONST_0, Opcodes.ICONST_1, Opcodes.ICONST_2, Opcodes.ICONST_3,
+          Opcodes.ICONST_4, Opcodes.ICONST_5 -> constant(Const.ofInt(op - Opcodes.ICONST_0), insn);
+      case Opcodes.LCONST_0, Opcodes.LCONST_1 -> constant(Const.ofLong(op - Opcodes.LCONST_0), insn);
+      case Opcodes.FCONST_0, Opcodes.FCONST_1, Opcodes.FCONST_2 -> constant(Const.ofFloat(op - Opcodes.FCONST_0), insn);
+      case Opcodes.DCONST_0, Opcodes.DCONST_1 -> constant(Const.ofDouble(op - Opcodes.DCONST_0), insn);
+      case Opcodes.BIPUSH, Opcodes.SIPUSH -> constant(Const.ofInt(((IntInsnNode) insn).operand), insn);
+      case Opcodes.LDC -> ldc((LdcInsnNode) insn);
+      case Opcodes.GETSTATIC -> field((FieldInsnNode) insn, List.of(insn));
+      case Opcodes.ACONST_NULL -> throw new Rejection("uses null inside the loop");
+      case Opcodes.NEW -> throw new Rejection("allocates inside the loop");
+      default -> throw unsupported(insn);
+    };
+  }
+
+  /**
+   * Loads and stores of locals ({@code iload}...{@code aload}, {@code istore}...{@code astore}) and the
+   * stack shuffles ({@code dup}, {@code dup_x1}, {@code dup_x2}, {@code dup2}, {@code dup2_x1},
+   * {@code swap}): the value itself, which {@link SymFrame} moves.
+   *
+   * @throws Rejection for a load of {@link SymValue#UNKNOWN} and for {@code dup2_x2}
+   */
+  @Override
+  public SymValue copyOperation(AbstractInsnNode insn, SymValue value) {
+    if (insn.getOpcode() == Opcodes.DUP2_X2) throw new Rejection("uses an unusual stack operation (dup2_x2)");
+    // Only a local can be UNKNOWN: the operand stack never holds it.
+    if (value == SymValue.UNKNOWN) throw new Rejection("reads a local the analysis cannot follow");
+    return value;
+  }
+
+  /**
+   * Operations on one value: {@code ineg}...{@code dneg}, {@code iinc}, the primitive conversions
+   * {@code i2l}...{@code i2s}, {@code getfield} of an invariant object and {@code arraylength} of an
+   * invariant array (parameters).
+   *
+   * @throws Rejection for {@code putstatic}, {@code newarray}, {@code anewarray}, {@code athrow},
+   *     {@code checkcast}, {@code instanceof}, {@code monitorenter}, {@code monitorexit},
+   *     {@code tableswitch} and {@code lookupswitch}; for a field of an object, or the length of an array,
+   *     that changes inside the loop; and for a volatile field or one of a class the analysis cannot see
+   */
+  @Override
+  public SymValue unaryOperation(AbstractInsnNode insn, SymValue value) {
+    int op = insn.getOpcode();
+    return switch (op) {
+      case Opcodes.INEG, Opcodes.LNEG, Opcodes.FNEG, Opcodes.DNEG -> unary(UnaryOp.NEG, value, insn);
+      case Opcodes.IINC -> SymValue.primitive(
+          n(Binary.of(BinaryOp.ADD, node(value), Const.ofInt(((IincInsnNode) insn).incr))), null);
+      case Opcodes.I2L, Opcodes.F2L, Opcodes.D2L -> convert(value, io.looplift.ir.Type.LONG, insn);
+      case Opcodes.I2F, Opcodes.L2F, Opcodes.D2F -> convert(value, io.looplift.ir.Type.FLOAT, insn);
+      case Opcodes.I2D, Opcodes.L2D, Opcodes.F2D -> convert(value, io.looplift.ir.Type.DOUBLE, insn);
+      case Opcodes.L2I, Opcodes.F2I, Opcodes.D2I -> convert(value, io.looplift.ir.Type.INT, insn);
+      case Opcodes.I2B -> convert(value, io.looplift.ir.Type.BYTE, insn);
+      case Opcodes.I2C -> convert(value, io.looplift.ir.Type.CHAR, insn);
+      case Opcodes.I2S -> convert(value, io.looplift.ir.Type.SHORT, insn);
+      case Opcodes.GETFIELD -> {
+        if (!value.isInvariant()) throw new Rejection("reads a field of an object that changes inside the loop");
+        yield field((FieldInsnNode) insn, concat(value.recipe(), insn));
+      }
+      case Opcodes.ARRAYLENGTH -> {
+        if (!value.isInvariant()) throw new Rejection("reads the length of an array that changes inside the loop");
+        yield body.param(io.looplift.ir.Type.INT, concat(value.recipe(), insn));
+      }
+      case Opcodes.PUTSTATIC -> throw new Rejection("writes a field (heap write other than the output elements)");
+      case Opcodes.NEWARRAY, Opcodes.ANEWARRAY -> throw new Rejection("allocates inside the loop");
+      case Opcodes.ATHROW -> throw new Rejection("may throw an exception explicitly");
+      case Opcodes.CHECKCAST, Opcodes.INSTANCEOF -> throw new Rejection("tests or casts object types");
+      case Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> throw new Rejection("enters a monitor (synchronized)");
+      case Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH -> throw new Rejection("contains a switch");
+      default -> throw unsupported(insn);
+    };
+  }
+
+  /**
+   * Operations on two values: {@code iadd}...{@code dsub}, {@code imul}...{@code dmul}, {@code idiv}...
+   * {@code drem}, the shifts and bitwise operations on ints and longs, {@code lcmp}, {@code fcmpl},
+   * {@code fcmpg}, {@code dcmpl}, {@code dcmpg}, and {@code aaload} of an invariant row of an invariant
+   * array of arrays (an invariant reference: the inner loop over a row).
+   *
+   * @throws Rejection for an integer division or remainder by anything but a nonzero constant, for
+   *     {@code aaload} of an element that changes inside the loop or is not an array of primitives, and for
+   *     {@code putfield}
+   */
+  @Override
+  public SymValue binaryOperation(AbstractInsnNode insn, SymValue value1, SymValue value2) {
+    int op = insn.getOpcode();
+    return switch (op) {
+      case Opcodes.IADD, Opcodes.LADD, Opcodes.FADD, Opcodes.DADD -> binary(BinaryOp.ADD, value1, value2, insn);
+      case Opcodes.ISUB, Opcodes.LSUB, Opcodes.FSUB, Opcodes.DSUB -> binary(BinaryOp.SUB, value1, value2, insn);
+      case Opcodes.IMUL, Opcodes.LMUL, Opcodes.FMUL, Opcodes.DMUL -> binary(BinaryOp.MUL, value1, value2, insn);
+      case Opcodes.FDIV, Opcodes.DDIV -> binary(BinaryOp.DIV, value1, value2, insn);
+      case Opcodes.FREM, Opcodes.DREM -> binary(BinaryOp.REM, value1, value2, insn);
+      case Opcodes.IDIV, Opcodes.LDIV, Opcodes.IREM, Opcodes.LREM -> {
+        // An integer division by zero throws: offloaded, it would not.
+        if (!(value2.node() instanceof Const c) || c.bits() == 0) {
+          throw new Rejection("divides by a value that may be zero");
+        }
+        yield binary(op == Opcodes.IDIV || op == Opcodes.LDIV ? BinaryOp.DIV : BinaryOp.REM, value1, value2, insn);
+      }
+      case Opcodes.ISHL, Opcodes.LSHL -> binary(BinaryOp.SHL, value1, value2, insn);
+      case Opcodes.ISHR, Opcodes.LSHR -> binary(BinaryOp.SHR, value1, value2, insn);
+      case Opcodes.IUSHR, Opcodes.LUSHR -> binary(BinaryOp.USHR, value1, value2, insn);
+      case Opcodes.IAND, Opcodes.LAND -> binary(BinaryOp.AND, value1, value2, insn);
+      case Opcodes.IOR, Opcodes.LOR -> binary(BinaryOp.OR, value1, value2, insn);
+      case Opcodes.IXOR, Opcodes.LXOR -> binary(BinaryOp.XOR, value1, value2, insn);
+      case Opcodes.LCMP, Opcodes.FCMPL, Opcodes.DCMPL -> binary(BinaryOp.CMPL, value1, value2, insn);
+      case Opcodes.FCMPG, Opcodes.DCMPG -> binary(BinaryOp.CMPG, value1, value2, insn);
+      case Opcodes.AALOAD -> row(value1, value2, insn);
+      case Opcodes.PUTFIELD -> throw new Rejection("writes a field (heap write other than the output elements)");
+      default -> throw unsupported(insn);
+    };
+  }
+
+  /**
+   * Operations on three values: only {@code aastore} reaches this (the primitive array stores are
+   * {@link #store}).
+   *
+   * @throws Rejection for {@code aastore}
+   */
+  @Override
+  public SymValue ternaryOperation(AbstractInsnNode insn, SymValue value1, SymValue value2, SymValue value3) {
+    if (insn.getOpcode() == Opcodes.AASTORE) throw new Rejection("writes an object array");
+    throw unsupported(insn);
+  }
+
+  /**
+   * Calls: {@code invokestatic} of a pure JDK method ({@link MathCalls}) or of a small static helper of the
+   * same class that returns a number, which is inlined.
+   *
+   * @throws Rejection for {@code invokevirtual}, {@code invokespecial}, {@code invokeinterface},
+   *     {@code invokedynamic} and {@code multianewarray}, for any other static method, and for a helper
+   *     that is too large, nested too deep, native, abstract or synchronized, has exception handlers or a
+   *     loop, writes an array, or returns no number
+   */
+  @Override
+  public SymValue naryOperation(AbstractInsnNode insn, List<? extends SymValue> values) {
+    return switch (insn.getOpcode()) {
+      case Opcodes.INVOKESTATIC -> invokeStatic((MethodInsnNode) insn, values);
+      case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC ->
+          throw new Rejection("calls " + describe(insn) + " (not known to be pure)");
+      case Opcodes.MULTIANEWARRAY -> throw new Rejection("allocates inside the loop");
+      default -> throw unsupported(insn);
+    };
+  }
+
+  /**
+   * A value an inlined helper returns with {@code ireturn}, {@code lreturn}, {@code freturn} or
+   * {@code dreturn}: it must be a number. ({@link BlockWalker} leaves returns to its caller, and
+   * the inliner calls this for each.)
+   *
+   * @throws Rejection for a reference
+   */
+  @Override
+  public void returnOperation(AbstractInsnNode insn, SymValue value, SymValue expected) {
+    node(value);
+  }
+
+  /**
+   * ASM's merge, which knows nothing of paths: {@code value1} where both paths agree, else
+   * {@link SymValue#UNKNOWN}. {@link #merge(List, List, boolean)} adds the path conditions.
+   */
+  @Override
+  public SymValue merge(SymValue value1, SymValue value2) {
+    return value1.equals(value2) ? value1 : SymValue.UNKNOWN;
+  }
+
+  // ---- joins and conditions ------------------------------------------------------------------------
+
+  /**
+   * The value of one local or stack slot where mutually exclusive paths join, path {@code k} arriving
+   * with {@code values[k]} under {@code conds[k]}: the common value when all agree, else a select of
+   * their primitive values.
+   *
+   * @param onStack whether the slot is on the operand stack, where a value is needed: for a local, values
+   *     that cannot be selected between (references, different types) make the local {@link SymValue#UNKNOWN}
+   *     (it is dead or retyped after the join)
+   * @throws Rejection for stack values that cannot be selected between
+   */
+  SymValue merge(List<Node> conds, List<SymValue> values, boolean onStack) {
+    SymValue same = values.get(0);
+    for (SymValue v : values) same = merge(same, v);
+    if (same != SymValue.UNKNOWN) return same;
+    io.looplift.ir.Type type = values.get(0).isPrimitive() ? values.get(0).node().type() : null;
+    List<Node> nodes = new ArrayList<>();
+    for (SymValue v : values) {
+      if (!v.isPrimitive() || v.node().type() != type) {
+        if (onStack) throw new Rejection("chooses between different arrays or objects in a branch");
+        return SymValue.UNKNOWN;
+      }
+      nodes.add(v.node());
+    }
+    return SymValue.primitive(select(conds, nodes), null);
+  }
+
+  /**
+   * {@code values[0]} where {@code conds[0]} holds, else {@code values[1]} where {@code conds[1]} holds...,
+   * else the last value: the value after a join of mutually exclusive paths.
+   */
+  Node select(List<Node> conds, List<Node> values) {
+    Node merged = values.get(values.size() - 1);
+    for (int k = values.size() - 2; k >= 0; k--) merged = n(Select.of(conds.get(k), values.get(k), merged));
+    return merged;
+  }
+
+  /** {@code a || b}, folding the diamond shape {@code (c && p) || (c && !p)} back to {@code c}. */
+  Node or(Node a, Node b) {
+    if (a instanceof Binary x && b instanceof Binary y && x.op() == BinaryOp.AND && y.op() == BinaryOp.AND
+        && x.x().equals(y.x()) && (Unary.of(UnaryOp.NOT, x.y()).equals(y.y()))) {
+      return x.x();
+    }
+    if (Unary.of(UnaryOp.NOT, a).equals(b)) return Const.TRUE;
+    return n(Binary.of(BinaryOp.OR, a, b));
+  }
+
+  Node and(Node a, Node b) { return n(Binary.of(BinaryOp.AND, a, b)); }
+
+  Node not(Node a) { return n(Unary.of(UnaryOp.NOT, a)); }
+
+  // ---- array elements (executed by SymFrame) -------------------------------------------------------
+
+  /** The element {@code array[index]} that primitive array load {@code insn} reads. */
+  Element element(AbstractInsnNode insn, SymValue array, SymValue index) {
+    Node i = node(index);
+    ArraySlot a = body.slot(array, insn.getOpcode());
+    if (i.type() != io.looplift.ir.Type.INT) throw new Rejection("uses a non-int index");
+    return new Element(a.slot(), a.elementType(), i);
+  }
+
+  /** A load of {@code e} from the array as it was before the iteration: no store of this path wrote it. */
+  SymValue load(Element e) {
+    body.read(e);
+    return SymValue.primitive(n(new Load(e.slot(), e.elementType(), e.index())), null);
+  }
+
+  /**
+   * Executes primitive array store {@code insn} of {@code value} to {@code array[index]} on a path taken
+   * where {@code cond} holds, and returns the element written.
+   *
+   * @throws Rejection inside a helper, and for a store the loop cannot offload ({@link LoopBody#write})
+   */
+  Element store(AbstractInsnNode insn, SymValue array, SymValue index, SymValue value, Node cond) {
+    if (depth > 0) throw new Rejection("calls a helper that writes an array");
+    Node v = node(value);
+    Node i = node(index);
+    ArraySlot a = body.slot(array, insn.getOpcode());
+    Element e = new Element(a.slot(), a.elementType(), i);
+    body.write(e, v, cond);
+    return e;
+  }
+
+  /** The value a later load of {@code e} sees after a store of {@code value}: stores truncate sub-int types. */
+  Node stored(Element e, SymValue value) {
+    Node v = node(value);
+    return switch (e.elementType()) {
+      case BYTE, SHORT, CHAR -> n(Convert.of(v, e.elementType()));
+      case BOOLEAN -> n(Binary.of(BinaryOp.AND, v, Const.ofInt(1)));
+      default -> v;
+    };
+  }
+
+  // ---- instructions --------------------------------------------------------------------------------
+
+  private static SymValue constant(Const c, AbstractInsnNode insn) {
+    return SymValue.primitive(c, List.of(insn));
+  }
+
+  private static SymValue ldc(LdcInsnNode insn) {
+    Object c = insn.cst;
+    if (c instanceof Integer x) return constant(Const.ofInt(x), insn);
+    if (c instanceof Long x) return constant(Const.ofLong(x), insn);
+    if (c instanceof Float x) return constant(Const.ofFloat(x), insn);
+    if (c instanceof Double x) return constant(Const.ofDouble(x), insn);
+    throw new Rejection("uses a constant of type " + c.getClass().getSimpleName());
+  }
+
+  private SymValue unary(UnaryOp op, SymValue x, AbstractInsnNode insn) {
+    return SymValue.primitive(n(Unary.of(op, node(x))), x.recipe() == null ? null : concat(x.recipe(), insn));
+  }
+
+  private SymValue binary(BinaryOp op, SymValue x, SymValue y, AbstractInsnNode insn) {
+    return SymValue.primitive(n(Binary.of(op, node(x), node(y))), concat(x.recipe(), y.recipe(), insn));
+  }
+
+  private SymValue convert(SymValue x, io.looplift.ir.Type to, AbstractInsnNode insn) {
+    return SymValue.primitive(n(Convert.of(node(x), to)), x.recipe() == null ? null : concat(x.recipe(), insn));
+  }
+
+  /** {@code m[r]} with an invariant row index yields an invariant row array (the inner loop over rows). */
+  private static SymValue row(SymValue array, SymValue index, AbstractInsnNode insn) {
+    if (!array.isInvariant() || !index.isInvariant() || array.refType() == null || array.refType().getSort() != Type.ARRAY) {
+      throw new Rejection("reads an object array element that changes inside the loop");
+    }
+    Type elem = Type.getType(array.refType().getDescriptor().substring(1));
+    if (elem.getSort() != Type.ARRAY) throw new Rejection("reads an object array (" + array.refType().getClassName() + ")");
+    return SymValue.reference(elem, concat(array.recipe(), index.recipe(), insn));
+  }
+
+  /** A read of the field {@code insn} names, recomputed before the loop by {@code recipe}. */
+  private SymValue field(FieldInsnNode insn, List<AbstractInsnNode> recipe) {
+    Boolean vol = ctx.hierarchy.isVolatile(insn.owner, insn.name, insn.desc);
+    if (vol == null) throw new Rejection("reads field " + insn.name + " of a class the analysis cannot see");
+    if (vol) throw new Rejection("reads volatile field " + insn.name);
+    Type t = Type.getType(insn.desc);
+    if (t.getSort() == Type.ARRAY || t.getSort() == Type.OBJECT) return SymValue.reference(t, recipe);
+    return body.param(io.looplift.ir.Type.ofDescriptor(insn.desc.charAt(0)), recipe);
+  }
+
+  private static Rejection unsupported(AbstractInsnNode insn) {
+    return new Rejection("uses an unsupported instruction (opcode " + insn.getOpcode() + ")");
+  }
+
+  private static List<AbstractInsnNode> concat(List<AbstractInsnNode> a, AbstractInsnNode insn) {
+    List<AbstractInsnNode> r = new ArrayList<>(a);
+    r.add(insn);
+    return r;
+  }
+
+  private static List<AbstractInsnNode> concat(List<AbstractInsnNode> a, List<AbstractInsnNode> b, AbstractInsnNode insn) {
+    if (a == null || b == null) return null;
+    List<AbstractInsnNode> r = new ArrayList<>(a);
+    r.addAll(b);
+    r.add(insn);
+    return r;
+  }
+
+  // ---- calls ---------------------------------------------------------------------------------------
+
+  private SymValue invokeStatic(MethodInsnNode mi, List<? extends SymValue> args) {
+    Node intrinsic = MathCalls.translate(this, mi, args);
+    if (intrinsic != null) return SymValue.primitive(intrinsic, null);
+    if (!mi.owner.equals(ctx.owner.name)) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    MethodNode callee = ctx.findMethod(mi.name, mi.desc);
+    if (callee == null || (callee.access & (Opcodes.ACC_NATIVE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_SYNCHRONIZED)) != 0
+        || callee.instructions.size() > MAX_INLINE_SIZE || depth >= MAX_INLINE_DEPTH) {
+      throw new Rejection("calls " + describe(mi) + " (too large or not inlinable)");
+    }
+    Type ret = Type.getReturnType(mi.desc);
+    if (ret.getSort() == Type.VOID || ret.getSort() == Type.OBJECT || ret.getSort() == Type.ARRAY) {
+      throw new Rejection("calls " + describe(mi) + " (only pure helpers that return a number are inlined)");
+    }
+    MethodContext helper = ctx.forMethod(callee);
+    depth++;
+    try {
+      return SymValue.primitive(inline(helper, args), null);
+    } finally {
+      depth--;
+    }
+  }
+
+  /**
+   * Executes a loop-free helper on symbolic arguments; its returns merge into one value. The helper starts
+   * on a path of its own: it cannot store, and its loads do not see the caller's stores.
+   */
+  private Node inline(MethodContext m, List<? extends SymValue> args) {
+    if (!m.tryCatchBlocksEmpty()) throw new Rejection("calls a helper with exception handlers");
+    SymFrame entry = new SymFrame(m.method.maxLocals, m.method.maxStack);
+    int var = 0;
+    for (SymValue a : args) {
+      entry.setLocal(var, a);
+      var += a.getSize();
+    }
+    List<Node> conds = new ArrayList<>();
+    List<Node> values = new ArrayList<>();
+    new BlockWalker(m, this).walk(m.cfg.blocks.get(0), entry, b -> true, null, (insn, exit) -> {
+      SymValue v = exit.pop();
+      returnOperation(insn, v, null);
+      conds.add(exit.condition());
+      values.add(v.node());
+    });
+    return select(conds, values);
+  }
+
+  /** A call to a JDK method that is pure on primitives, kept as a {@link Call}. */
+  Node call(MethodInsnNode mi, List<? extends SymValue> args) {
+    List<Node> nodes = new ArrayList<>();
+    for (SymValue a : args) nodes.add(node(a));
+    return n(new Call(mi.owner, mi.name, mi.desc, nodes));
+  }
+
+  private static String describe(AbstractInsnNode insn) {
+    if (insn instanceof MethodInsnNode mi) return mi.owner.replace('/', '.') + "." + mi.name;
+    return "a dynamically bound method";
+  }
+}
