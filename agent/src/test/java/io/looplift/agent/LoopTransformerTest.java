@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.analyzer.ClassRewriter;
 import io.looplift.analyzer.RewriteOptions;
-import io.looplift.analyzer.LoopSite;
-import io.looplift.analyzer.RegionSite;
-import io.looplift.analyzer.SiteRegistry;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
 import io.looplift.runtime.Log;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -1,6 +1,9 @@
 package io.looplift.analyzer;
 
 import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.objectweb.asm.ClassReader;

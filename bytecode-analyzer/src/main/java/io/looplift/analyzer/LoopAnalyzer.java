@@ -5,6 +5,8 @@ import io.looplift.ir.AffineIndex;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
 import io.looplift.ir.Index;
+import io.looplift.ir.LoopShape;
+import io.looplift.ir.LoopSite;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;

@@ -3,7 +3,7 @@ package io.looplift.analyzer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.LoopSite;
 import io.looplift.ir.ReduceOp;
 import io.looplift.ir.Reduction;
 import java.util.Random;
@@ -77,12 +77,12 @@ class ReductionShapesTest {
     assertEquals("reduce", site.kind());
     Reduction first = site.template().reductions().get(0);
     assertEquals(op, first.op(), name + " update " + first.update());
-    int before = LoopBridge.split;
+    int before = InterpretingDispatcher.split;
     Object expected = Rewritten.invoke(shapes.original, name, RewriteRoundTripTest.deepCopy(args));
     Object actual = Rewritten.invoke(shapes.lifted, name, RewriteRoundTripTest.deepCopy(args));
     assertEquals(String.valueOf(expected), String.valueOf(actual), name);
     boolean splittable = site.template().isParallel(false);
     assertEquals(!op.reassociates(first.type()), splittable, name + " splittable");
-    if (splittable) assertTrue(LoopBridge.split > before, name + " did not run split");
+    if (splittable) assertTrue(InterpretingDispatcher.split > before, name + " did not run split");
   }
 }

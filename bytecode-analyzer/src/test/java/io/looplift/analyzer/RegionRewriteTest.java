@@ -3,7 +3,7 @@ package io.looplift.analyzer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.RegionSite;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -28,7 +28,7 @@ class RegionRewriteTest {
 
   @AfterEach
   void accept() {
-    LoopBridge.declineRegions = false;
+    InterpretingDispatcher.declineRegions = false;
   }
 
   /** Method, arguments, expected number of temporaries (0: no region), whether the fast path commits. */
@@ -57,7 +57,7 @@ class RegionRewriteTest {
   @ParameterizedTest(name = "{0} {2} {3}")
   @MethodSource("cases")
   void fastPathAndFallbackComputeTheSame(String name, Object[] args, int temporaries, boolean commits) throws Exception {
-    List<RegionSite> regions = LoopBridge.REGIONS.stream()
+    List<RegionSite> regions = InterpretingDispatcher.REGIONS.stream()
         .filter(x -> x.className().equals(RegionShapes.class.getName()) && x.method().equals(name)).toList();
     if (temporaries == 0) {
       assertTrue(regions.isEmpty(), name + " must not be a region");
@@ -67,11 +67,11 @@ class RegionRewriteTest {
       assertTrue(regions.get(0).siteIds().size() >= 2);
     }
     for (boolean decline : new boolean[] {false, true}) {
-      LoopBridge.declineRegions = decline;
+      InterpretingDispatcher.declineRegions = decline;
       Object[] plainArgs = RewriteRoundTripTest.deepCopy(args);
       Object[] liftedArgs = RewriteRoundTripTest.deepCopy(args);
-      int committed = LoopBridge.regionsCommitted;
-      int aborted = LoopBridge.regionsAborted;
+      int committed = InterpretingDispatcher.regionsCommitted;
+      int aborted = InterpretingDispatcher.regionsAborted;
       Object expected = Rewritten.invoke(shapes.original, name, plainArgs);
       Object actual = Rewritten.invoke(shapes.lifted, name, liftedArgs);
       assertEquals(String.valueOf(expected), String.valueOf(actual), name + (decline ? " declined" : ""));
@@ -79,11 +79,11 @@ class RegionRewriteTest {
         assertTrue(Arrays.deepEquals(new Object[] {plainArgs[k]}, new Object[] {liftedArgs[k]}), "argument " + k);
       }
       if (temporaries > 0 && commits && !decline) {
-        assertEquals(committed + 1, LoopBridge.regionsCommitted, name + " fast path");
+        assertEquals(committed + 1, InterpretingDispatcher.regionsCommitted, name + " fast path");
       } else {
-        assertEquals(committed, LoopBridge.regionsCommitted, name + " must not commit");
+        assertEquals(committed, InterpretingDispatcher.regionsCommitted, name + " must not commit");
       }
-      if (temporaries > 0 && decline) assertTrue(LoopBridge.regionsAborted > aborted, name + " declined");
+      if (temporaries > 0 && decline) assertTrue(InterpretingDispatcher.regionsAborted > aborted, name + " declined");
     }
   }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.LoopSite;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.function.Supplier;
@@ -86,12 +86,12 @@ class RewriteRoundTripTest {
     }
     Object[] plainArgs = deepCopy(args);
     Object[] liftedArgs = deepCopy(args);
-    int before = LoopBridge.submitted;
+    int before = InterpretingDispatcher.submitted;
     Object expected = Rewritten.invoke(shapes.original, name, plainArgs);
     Object actual = Rewritten.invoke(shapes.lifted, name, liftedArgs);
     assertEquals(String.valueOf(expected), String.valueOf(actual));
     for (int k = 0; k < args.length; k++) assertTrue(Arrays.deepEquals(new Object[] {plainArgs[k]}, new Object[] {liftedArgs[k]}), "argument " + k);
-    if (kind != null && !name.equals("throwsPartWay")) assertTrue(LoopBridge.submitted > before, "never offloaded");
+    if (kind != null && !name.equals("throwsPartWay")) assertTrue(InterpretingDispatcher.submitted > before, "never offloaded");
   }
 
   static Object[] deepCopy(Object[] args) {

@@ -2,7 +2,9 @@ package io.looplift.analyzer;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -20,6 +22,7 @@ final class Rewritten {
   private final Map<String, List<LoopSite>> sites = new HashMap<>();
 
   Rewritten(Class<?> original) throws Exception {
+    InterpretingDispatcher.install();
     this.original = original;
     byte[] bytes;
     try (InputStream in = original.getResourceAsStream(original.getSimpleName() + ".class")) {
@@ -28,10 +31,10 @@ final class Rewritten {
     SiteRegistry registry = new SiteRegistry() {
       @Override
       public int register(LoopSite site) {
-        synchronized (LoopBridge.SITES) {
-          LoopBridge.SITES.add(site);
+        synchronized (InterpretingDispatcher.SITES) {
+          InterpretingDispatcher.SITES.add(site);
           sites.computeIfAbsent(site.method(), k -> new ArrayList<>()).add(site);
-          return LoopBridge.SITES.size() - 1;
+          return InterpretingDispatcher.SITES.size() - 1;
         }
       }
 
@@ -42,8 +45,8 @@ final class Rewritten {
 
       @Override
       public int registerRegion(RegionSite region) {
-        LoopBridge.REGIONS.add(region);
-        return LoopBridge.REGIONS.size() - 1;
+        InterpretingDispatcher.REGIONS.add(region);
+        return InterpretingDispatcher.REGIONS.size() - 1;
       }
     };
     byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, original.getClassLoader());

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -20,13 +22,17 @@ import org.objectweb.asm.Opcodes;
 
 /** Malformed and unusual class files: the rewriter leaves them unchanged, or rewrites them correctly. */
 class UnusualClassFilesTest {
+  static {
+    InterpretingDispatcher.install();
+  }
+
   private final List<LoopSite> seen = new ArrayList<>();
   private final ClassRewriter rewriter = new ClassRewriter(new RewriteOptions(0), new SiteRegistry() {
     @Override
     public synchronized int register(LoopSite site) {
       seen.add(site);
-      LoopBridge.SITES.add(site);
-      return LoopBridge.SITES.size() - 1;
+      InterpretingDispatcher.SITES.add(site);
+      return InterpretingDispatcher.SITES.size() - 1;
     }
 
     @Override
@@ -34,8 +40,8 @@ class UnusualClassFilesTest {
 
     @Override
     public synchronized int registerRegion(RegionSite region) {
-      LoopBridge.REGIONS.add(region);
-      return LoopBridge.REGIONS.size() - 1;
+      InterpretingDispatcher.REGIONS.add(region);
+      return InterpretingDispatcher.REGIONS.size() - 1;
     }
   });
 
@@ -73,12 +79,12 @@ class UnusualClassFilesTest {
     byte[] out = rewriter.rewrite(bytes, null);
     assertNotNull(out, "a 1.1 class file with a plain loop is rewritten (no stack map frames needed)");
     assertEquals(45, ((out[6] & 0xFF) << 8) | (out[7] & 0xFF), "the class file version is kept");
-    int before = LoopBridge.submitted;
+    int before = InterpretingDispatcher.submitted;
     int[] a = {1, 2, 3, 4, 5};
     int[] b = new int[5];
     invoke(define("Old11", out), a, b);
     assertArrayEquals(new int[] {2, 4, 6, 8, 10}, b);
-    assertTrue(LoopBridge.submitted > before, "the loop went through the bridge");
+    assertTrue(InterpretingDispatcher.submitted > before, "the loop went through the bridge");
   }
 
   @Test

@@ -1,6 +1,6 @@
 package io.looplift.runtime;
 
-import io.looplift.analyzer.LoopSite;
+import io.looplift.ir.LoopSite;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.Launch;
 import io.looplift.executors.schedule.EScheduler;

@@ -1,6 +1,6 @@
 package io.looplift.runtime;
 
-import io.looplift.analyzer.SiteRegistry;
+import io.looplift.ir.SiteRegistry;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;

@@ -1,8 +1,8 @@
 package io.looplift.runtime;
 
-import io.looplift.analyzer.LoopSite;
-import io.looplift.analyzer.RegionSite;
-import io.looplift.analyzer.SiteRegistry;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
 import io.looplift.profiler.Profiler;
 import io.looplift.profiler.SiteInfo;
 import java.util.Arrays;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.looplift.analyzer.LoopShape;
-import io.looplift.analyzer.LoopSite;
+import io.looplift.ir.LoopShape;
+import io.looplift.ir.LoopSite;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;

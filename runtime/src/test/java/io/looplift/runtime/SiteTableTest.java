@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.looplift.analyzer.LoopShape;
-import io.looplift.analyzer.LoopSite;
+import io.looplift.ir.LoopShape;
+import io.looplift.ir.LoopSite;
 import io.looplift.ir.Const;
 import io.looplift.ir.Index;
 import io.looplift.ir.LoopTemplate;

@@ -1,6 +1,6 @@
 package io.looplift.agent.cli;
 
-import io.looplift.analyzer.LoopSite;
+import io.looplift.ir.LoopSite;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

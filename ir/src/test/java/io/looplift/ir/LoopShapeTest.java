@@ -1,8 +1,7 @@
-package io.looplift.analyzer;
+package io.looplift.ir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.looplift.ir.Cond;
 import org.junit.jupiter.api.Test;
 
 class LoopShapeTest {

@@ -1,4 +1,4 @@
-package io.looplift.analyzer;
+package io.looplift.ir;
 
 import java.util.List;
 

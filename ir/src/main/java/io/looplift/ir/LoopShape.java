@@ -1,6 +1,4 @@
-package io.looplift.analyzer;
-
-import io.looplift.ir.Cond;
+package io.looplift.ir;
 
 /**
  * The iteration space of a counted loop: the induction variable starts at a run-time value, changes by

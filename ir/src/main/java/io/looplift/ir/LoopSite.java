@@ -1,6 +1,4 @@
-package io.looplift.analyzer;
-
-import io.looplift.ir.LoopTemplate;
+package io.looplift.ir;
 
 /**
  * A loop the analyzer looked at: where it is and either what it computes or why it stays as bytecode.
@@ -29,7 +27,7 @@ public record LoopSite(String className, String method, String descriptor, int l
 
   public boolean accepted() { return reason == null; }
 
-  static LoopSite rejected(String className, String method, String descriptor, int line, String kind, String reason) {
+  public static LoopSite rejected(String className, String method, String descriptor, int line, String kind, String reason) {
     return new LoopSite(className, method, descriptor, line, kind, null, null, reason);
   }
 

@@ -1,4 +1,4 @@
-package io.looplift.analyzer;
+package io.looplift.ir;
 
 /** Receives every loop site the rewriter sees. Thread-safe: classes load concurrently. */
 public interface SiteRegistry {

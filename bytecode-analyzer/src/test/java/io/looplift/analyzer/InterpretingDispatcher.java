@@ -1,7 +1,8 @@
-package io.looplift.bridge;
+package io.looplift.analyzer;
 
-import io.looplift.analyzer.LoopSite;
-import io.looplift.analyzer.RegionSite;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.AffineIndex;
 import io.looplift.ir.Evaluator;
 import io.looplift.ir.Interpreter;
@@ -17,11 +18,12 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Test double of the agent's bootstrap bridge, with the same signatures: it runs each submitted loop at
- * once with the IR interpreter after checking bounds, so analyzer tests need no agent. Inside a region it
- * records the loops and runs them at {@link #endRegion}, with the temporaries allocated only then.
+ * The pipeline behind the real {@link LoopBridge} in analyzer tests: it runs each submitted loop at once
+ * with the IR interpreter after checking bounds, so analyzer tests need no agent. Inside a region it
+ * records the loops and runs them at {@link #endRegion}, with the temporaries allocated only then. Installed
+ * once per test JVM by {@link #install()}; its counters are static so that tests read them directly.
  */
-public final class LoopBridge {
+final class InterpretingDispatcher implements LoopBridge.Dispatcher {
   public static final List<LoopSite> SITES = new CopyOnWriteArrayList<>();
   public static final List<RegionSite> REGIONS = new CopyOnWriteArrayList<>();
   public static int submitted;
@@ -41,17 +43,38 @@ public final class LoopBridge {
 
   private static List<Recorded> region;
 
-  private LoopBridge() {}
+  private InterpretingDispatcher() {}
 
-  public static void beginRegion(int regionId) {
+  /** Puts this dispatcher behind {@link LoopBridge}, once per JVM; rewritten code then runs through it. */
+  static void install() {
+    LoopBridge.install(new InterpretingDispatcher());
+  }
+
+  @Override
+  public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    return submitLoop(siteId, arrays, scalars, start, limit);
+  }
+
+  @Override
+  public void sync() { syncs++; }
+
+  @Override
+  public void beginRegion(int regionId) { begin(); }
+
+  @Override
+  public Object temp(int length, int type) { return new Temp(length, type); }
+
+  @Override
+  public boolean endRegion() { return end(); }
+
+  @Override
+  public void abortRegion() { abort(); }
+
+  private static void begin() {
     region = new java.util.ArrayList<>();
   }
 
-  public static Object temp(int length, int type) {
-    return new Temp(length, type);
-  }
-
-  public static boolean endRegion() {
+  private static boolean end() {
     List<Recorded> loops = region;
     region = null;
     if (loops == null || declineRegions) {
@@ -81,7 +104,7 @@ public final class LoopBridge {
     return true;
   }
 
-  public static void abortRegion() {
+  private static void abort() {
     if (region != null) regionsAborted++;
     region = null;
   }
@@ -99,7 +122,7 @@ public final class LoopBridge {
     }
   }
 
-  public static boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+  private static boolean submitLoop(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     if (region != null) {
       LoopSite site = SITES.get(siteId);
       long trips = site.shape().trips(start, limit);
@@ -191,5 +214,4 @@ public final class LoopBridge {
     split++;
   }
 
-  public static void sync() { syncs++; }
 }
