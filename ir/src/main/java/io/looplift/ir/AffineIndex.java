@@ -44,8 +44,8 @@ public record AffineIndex(long scale, Node offset) {
     return new AffineIndex(scale * k, Binary.of(BinaryOp.MUL, offset, Const.ofInt(k)));
   }
 
-  /** True when {@code n} has the same value in every iteration: built from constants and parameters only. */
+  /** True when {@code n} has the same value in every iteration (see {@link Affine#isInvariant(Node)}). */
   public static boolean isInvariant(Node n) {
-    return !Nodes.anyMatch(n, x -> x instanceof Index || x instanceof Load || x instanceof Acc);
+    return Affine.isInvariant(n);
   }
 }

@@ -29,12 +29,17 @@ public final class Interpreter {
 
   /**
    * Runs a whole launch of {@code t} in order: iterations {@code k = 0 .. trips-1} with induction value
-   * {@code i = start + k * step} (int arithmetic). Each iteration computes every node, then performs the
-   * stores in template order (where their predicate holds) and assigns every reduction update at once.
+   * {@code i = start + k * step} (int arithmetic). Each iteration of a flat template computes every node,
+   * then performs the stores in template order (where their predicate holds) and assigns every reduction
+   * update at once; a nest runs its statements segment by segment as {@link Stmt} describes.
    * {@code accs} holds the initial values (raw bits) on entry and the results on return; it is written
    * only after the last iteration, so an exception mid-launch leaves it untouched.
    */
   public static void run(LoopTemplate t, Object[] arrays, long[] params, long[] accs, int start, int step, int trips) {
+    if (!t.isFlat()) {
+      new NestInterpreter(t, arrays, params, accs).run(start, step, trips);
+      return;
+    }
     List<Node> roots = t.roots();
     long[] current = accs.clone();
     Interpreter interpreter = new Interpreter(arrays, params, current);
@@ -63,17 +68,32 @@ public final class Interpreter {
   }
 
   private long eval(Node n, int i, Map<Node, Long> v) {
+    if (n instanceof Index) return i;
+    return evalOperation(n, v, arrays, params, accs);
+  }
+
+  /**
+   * The value of {@code n} from the values {@code v} of its operands, for the nodes whose value does not
+   * depend on where in a nest it is computed (constants, parameters, accumulators, loads and operators).
+   */
+  static long evalOperation(Node n, Map<Node, Long> v, Object[] arrays, long[] params, long[] accs) {
     if (n instanceof Const c) return c.bits();
     if (n instanceof Param p) return params[p.index()];
-    if (n instanceof Index) return i;
     if (n instanceof Acc a) return accs[a.index()];
-    if (n instanceof Load l) return Evaluator.load(arrays[l.array()], l.elementType(), (int) (long) v.get(l.index()));
+    if (n instanceof Load l) {
+      Object array = l.row() == null ? arrays[l.array()] : ((Object[]) arrays[l.array()])[(int) (long) v.get(l.row())];
+      return Evaluator.load(array, l.elementType(), (int) (long) v.get(l.index()));
+    }
+    if (n instanceof Length l) {
+      return java.lang.reflect.Array.getLength(((Object[]) arrays[l.array()])[(int) (long) v.get(l.row())]);
+    }
     if (n instanceof Unary u) return Evaluator.unary(u.op(), u.x().type(), v.get(u.x()));
     if (n instanceof Binary b) return Evaluator.binary(b.op(), b.x().type(), v.get(b.x()), v.get(b.y()));
     if (n instanceof Compare c) return c.cond().test(Long.compare(v.get(c.x()), v.get(c.y()))) ? 1 : 0;
     if (n instanceof Select s) return v.get(s.cond()) != 0 ? v.get(s.ifTrue()) : v.get(s.ifFalse());
     if (n instanceof Convert c) return Evaluator.convert(c.x().type(), c.to(), v.get(c.x()));
-    return call((Call) n, v);
+    if (n instanceof Call c) return call(c, v);
+    throw new IllegalArgumentException("not computable here: " + n);
   }
 
   private static long call(Call c, Map<Node, Long> v) {

@@ -5,27 +5,113 @@ import java.util.List;
 
 /**
  * The IR of one loop site: what one iteration computes, independent of the arrays and scalars of any
- * particular run. A launch binds it to {@code arrays} (element types {@link #arrays}), a parameter
- * vector ({@link #params}), accumulator initial values ({@link #accumulators}) and an index range.
+ * particular run. A launch binds it to {@code arrays} (element types {@link #arrays}; the slots in
+ * {@link #rowArrays} are arrays of such arrays), a parameter vector ({@link #params}), accumulator initial
+ * values ({@link #accumulators}) and a range of the outermost loop's variable, {@link Index}.
+ *
+ * <p>One iteration runs the statements of {@link #body} in order (see {@link Stmt}), then assigns every
+ * reduction update. A <em>flat</em> template's body is stores only, indexed by the one loop variable: the
+ * element-wise loops that fusion combines. A <em>nest</em> also has inner {@link Loop}s, reads rows of arrays
+ * of arrays, or both; the inner loops run inside each iteration of the outermost loop, in Java's order.
+ *
+ * @param ordered the outermost loop's iterations must run in order (they depend on each other through
+ *     memory); only a nest whose outermost body is a {@link Loop#parallel parallel} loop can be offloaded
+ *     then, by running that loop's iterations at once and the outermost loop inside each of them
  */
-public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<Store> stores,
-    List<Reduction> reductions) {
+public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<Stmt> body,
+    List<Reduction> reductions, List<Integer> rowArrays, boolean ordered) {
   public LoopTemplate {
     arrays = List.copyOf(arrays);
     params = List.copyOf(params);
     accumulators = List.copyOf(accumulators);
-    stores = List.copyOf(stores);
+    body = List.copyOf(body);
     reductions = List.copyOf(reductions);
+    rowArrays = List.copyOf(rowArrays);
     if (reductions.size() != accumulators.size()) throw new IllegalArgumentException("one reduction per accumulator");
+    if (ordered && !(body.size() == 1 && body.get(0) instanceof Loop l && l.parallel())) {
+      throw new IllegalArgumentException("an ordered outer loop needs a parallel loop as its whole body");
+    }
+  }
+
+  /** A flat template: stores only, over one-dimensional arrays. */
+  public LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<? extends Stmt> stores,
+      List<Reduction> reductions) {
+    this(arrays, params, accumulators, List.copyOf(stores), reductions, List.of(), false);
+  }
+
+  /** True when the body is stores only over one-dimensional arrays (see the class comment). */
+  public boolean isFlat() {
+    if (!rowArrays.isEmpty() || ordered) return false;
+    for (Stmt s : body) {
+      if (!(s instanceof Store)) return false;
+    }
+    return true;
+  }
+
+  /** True when argument {@code a} is an array of arrays whose rows the body reads or writes. */
+  public boolean isRows(int a) {
+    return rowArrays.contains(a);
   }
 
   /**
-   * True when iterations may run in any order and in parallel chunks: no store reads an accumulator and
-   * every reduction is splittable (floating-point sums and products only when {@code reassociate}).
+   * The stores of a flat template, in program order.
+   *
+   * @throws IllegalStateException for a nest, whose stores are spread over its loops: see {@link #body()}
+   */
+  public List<Store> stores() {
+    if (!isFlat()) throw new IllegalStateException("a loop nest has no flat list of stores");
+    List<Store> stores = new ArrayList<>(body.size());
+    for (Stmt s : body) stores.add((Store) s);
+    return stores;
+  }
+
+  /** Every store of the body, at every depth, in program order. */
+  public List<Store> allStores() {
+    List<Store> stores = new ArrayList<>();
+    collect(body, stores, null);
+    return stores;
+  }
+
+  /** Every inner loop, at every depth, each before the loops inside it. */
+  public List<Loop> loops() {
+    List<Loop> loops = new ArrayList<>();
+    collect(body, null, loops);
+    return loops;
+  }
+
+  private static void collect(List<Stmt> stmts, List<Store> stores, List<Loop> loops) {
+    for (Stmt s : stmts) {
+      if (s instanceof Store st) {
+        if (stores != null) stores.add(st);
+      } else if (s instanceof Loop l) {
+        if (loops != null) loops.add(l);
+        collect(l.body(), stores, loops);
+      }
+    }
+  }
+
+  /** The deepest nesting of loops, the outermost one included: 1 for a flat template. */
+  public int depth() {
+    return 1 + depth(body);
+  }
+
+  private static int depth(List<Stmt> stmts) {
+    int d = 0;
+    for (Stmt s : stmts) {
+      if (s instanceof Loop l) d = Math.max(d, 1 + depth(l.body()));
+    }
+    return d;
+  }
+
+  /**
+   * True when iterations of the outermost loop may run in any order and in parallel chunks: it is not
+   * {@link #ordered}, no store reads an accumulator, and every reduction is splittable (floating-point sums
+   * and products only when {@code reassociate}).
    */
   public boolean isParallel(boolean reassociate) {
-    for (Store s : stores) {
-      if (Nodes.readsAccumulator(s.value()) || Nodes.readsAccumulator(s.predicate())) return false;
+    if (ordered) return false;
+    for (Node root : stmtRoots()) {
+      if (Nodes.readsAccumulator(root)) return false;
     }
     for (Reduction r : reductions) {
       if (!r.isSplittable() || (!reassociate && r.op().reassociates(r.type()))) return false;
@@ -35,26 +121,30 @@ public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accu
 
   /** True when array {@code a} is written by some store. */
   public boolean writes(int a) {
-    return stores.stream().anyMatch(s -> s.array() == a);
+    return writtenArrays()[a];
   }
 
   /** Per array, whether some store writes it. */
   public boolean[] writtenArrays() {
     boolean[] written = new boolean[arrays.size()];
-    for (Store s : stores) written[s.array()] = true;
+    for (Store s : allStores()) written[s.array()] = true;
     return written;
   }
 
-  /** Per array, whether some load reads it. */
+  /** Per array, whether some load reads it (or the length of one of its rows). */
   public boolean[] readArrays() {
     boolean[] read = new boolean[arrays.size()];
     for (Node n : Nodes.postOrder(roots())) {
       if (n instanceof Load l) read[l.array()] = true;
+      else if (n instanceof Length l) read[l.array()] = true;
     }
     return read;
   }
 
-  /** Every root node: store indices, values and predicates, and reduction updates, in program order. */
+  /**
+   * Every root node, in program order: of each statement (a store's index, value, predicate and row; a loop's
+   * start, limit, predicate, and its carried values' initial values and updates), then the reduction updates.
+   */
   public List<Node> roots() {
     return roots(false);
   }
@@ -69,13 +159,34 @@ public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accu
   }
 
   private List<Node> roots(boolean elements) {
-    List<Node> roots = new ArrayList<>();
-    for (Store s : stores) {
-      roots.add(s.index());
-      roots.add(s.value());
-      roots.add(s.predicate());
-    }
+    List<Node> roots = stmtRoots();
     for (Reduction r : reductions) roots.add(elements && r.element() != null ? r.element() : r.update());
     return roots;
+  }
+
+  private List<Node> stmtRoots() {
+    List<Node> roots = new ArrayList<>();
+    addRoots(body, roots);
+    return roots;
+  }
+
+  private static void addRoots(List<Stmt> stmts, List<Node> roots) {
+    for (Stmt s : stmts) {
+      if (s instanceof Store st) {
+        roots.add(st.index());
+        roots.add(st.value());
+        roots.add(st.predicate());
+        if (st.row() != null) roots.add(st.row());
+      } else if (s instanceof Loop l) {
+        roots.add(l.start());
+        roots.add(l.limit());
+        roots.add(l.predicate());
+        for (Carried c : l.carried()) {
+          roots.add(c.init());
+          roots.add(c.update());
+        }
+        addRoots(l.body(), roots);
+      }
+    }
   }
 }

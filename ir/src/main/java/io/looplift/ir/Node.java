@@ -6,7 +6,8 @@ package io.looplift.ir;
  * Code generators switch over the permitted types.
  */
 public sealed interface Node
-    permits Const, Param, Index, Acc, Load, Unary, Binary, Compare, Select, Convert, Call {
+    permits Const, Param, Index, Acc, Load, Unary, Binary, Compare, Select, Convert, Call, LoopVar, CarriedVar,
+    LoopOut, Length {
   /** The computational type of the value (never BYTE, SHORT or CHAR). */
   Type type();
 }

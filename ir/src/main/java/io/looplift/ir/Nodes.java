@@ -16,14 +16,15 @@ public final class Nodes {
 
   /** The operands of {@code n}, in evaluation order. */
   public static List<Node> children(Node n) {
-    if (n instanceof Load l) return List.of(l.index());
+    if (n instanceof Load l) return l.row() == null ? List.of(l.index()) : List.of(l.index(), l.row());
+    if (n instanceof Length l) return List.of(l.row());
     if (n instanceof Unary u) return List.of(u.x());
     if (n instanceof Binary b) return List.of(b.x(), b.y());
     if (n instanceof Compare c) return List.of(c.x(), c.y());
     if (n instanceof Select s) return List.of(s.cond(), s.ifTrue(), s.ifFalse());
     if (n instanceof Convert c) return List.of(c.x());
     if (n instanceof Call c) return c.args();
-    return List.of(); // Const, Param, Index, Acc
+    return List.of(); // Const, Param, Index, Acc, LoopVar, CarriedVar, LoopOut
   }
 
   /** Every distinct node reachable from {@code roots}, each after its operands. */
@@ -57,14 +58,15 @@ public final class Nodes {
 
   /** {@code n} with its operands replaced by {@code ops} (in {@link #children} order), folded where possible. */
   private static Node withOperands(Node n, List<Node> ops) {
-    if (n instanceof Load l) return new Load(l.array(), l.elementType(), ops.get(0));
+    if (n instanceof Load l) return new Load(l.array(), l.elementType(), ops.get(0), l.row() == null ? null : ops.get(1), l.epoch());
+    if (n instanceof Length l) return new Length(l.array(), ops.get(0));
     if (n instanceof Unary u) return Unary.of(u.op(), ops.get(0));
     if (n instanceof Binary b) return Binary.of(b.op(), ops.get(0), ops.get(1));
     if (n instanceof Compare c) return Compare.of(c.cond(), ops.get(0), ops.get(1));
     if (n instanceof Select s) return Select.of(ops.get(0), ops.get(1), ops.get(2));
     if (n instanceof Convert c) return Convert.of(ops.get(0), c.to());
     if (n instanceof Call c) return new Call(c.owner(), c.name(), c.desc(), ops);
-    return n; // Const, Param, Index, Acc
+    return n; // Const, Param, Index, Acc, LoopVar, CarriedVar, LoopOut
   }
 
   /** True when {@code n} or any node below it satisfies {@code p}. */

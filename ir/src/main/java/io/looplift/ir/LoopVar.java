@@ -1,0 +1,10 @@
+package io.looplift.ir;
+
+/** The variable of inner {@link Loop} {@code loop} in the current iteration of that loop. */
+public record LoopVar(int loop) implements Node {
+  @Override
+  public Type type() { return Type.INT; }
+
+  @Override
+  public String toString() { return "v" + loop; }
+}
