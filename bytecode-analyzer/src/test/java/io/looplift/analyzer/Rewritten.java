@@ -73,6 +73,11 @@ final class Rewritten {
     return all.isEmpty() ? null : all.get(0);
   }
 
+  /** Every loop site of method {@code name} the analyzer reported, in order. */
+  List<LoopSite> sites(String name) {
+    return sites.getOrDefault(name, List.of());
+  }
+
   /** Invokes static method {@code name} of {@code c}; an exception it throws becomes its class name. */
   static Object invoke(Class<?> c, String name, Object[] args) throws Exception {
     for (Method m : c.getDeclaredMethods()) {
