@@ -7,6 +7,7 @@ import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.ExecutorEnvironment;
+import io.looplift.executors.ExecutorLog;
 import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.ExecutorChain;
@@ -135,8 +136,15 @@ public final class LoopLiftAgent {
   /** The executors in order of preference (see {@link ExecutorChain}); logs what was opened. */
   private static List<Executor> executors(List<ExecutorProvider> providers, LoopLiftConfig config,
       ExecutionOptions options, AgentLog log, Profiler profiler) {
+    ExecutorLog executorLog = new ExecutorLog() { // what executors report once they run: a device lost, debug detail
+      @Override
+      public void warn(String line) { log.warn(line); }
+
+      @Override
+      public void debug(String line) { log.debug(line); }
+    };
     ExecutorEnvironment env = new ExecutorEnvironment(options, config.cacheDir(), VERSION,
-        Runtime.getRuntime().availableProcessors());
+        Runtime.getRuntime().availableProcessors(), executorLog);
     ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env);
     opened.warnings().forEach(log::warn);
     opened.notes().forEach(log::info);
