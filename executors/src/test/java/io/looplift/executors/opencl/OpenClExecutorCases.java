@@ -36,23 +36,30 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Generated kernels on a real OpenCL device against the reference executor (Java's semantics). */
-class OpenClExecutorTest {
+/**
+ * Generated kernels on a real OpenCL device against the reference executor (Java's semantics). Subclasses
+ * say how the executor reaches the device: in this JVM, or through the OpenCL host process as in the agent.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class OpenClExecutorCases {
   private static final int N = 1500;
-  @TempDir static Path cacheDir;
-  private static OpenClExecutor ocl;
+  private OpenClExecutor ocl;
+
+  /** An executor on the device under test with programs cached in {@code cacheDir}. */
+  abstract OpenClExecutor open(Path cacheDir) throws ExecutionException;
 
   @BeforeAll
-  static void open() throws ExecutionException {
-    ocl = executor(cacheDir);
+  void openShared(@TempDir Path cacheDir) throws ExecutionException {
+    ocl = open(cacheDir);
   }
 
   @AfterAll
-  static void close() {
+  void close() {
     if (ocl != null) ocl.close();
   }
 
@@ -402,7 +409,7 @@ class OpenClExecutorTest {
 
   @Test
   void closedExecutorThrowsAndWritesNothing(@TempDir Path dir) throws ExecutionException {
-    OpenClExecutor closed = executor(dir);
+    OpenClExecutor closed = open(dir);
     closed.close();
     int[] out = {1, 2};
     LoopTemplate t = map(List.of(Type.INT, Type.INT), List.of(), List.of(store(1, Type.INT, load(0, Type.INT))));
