@@ -87,7 +87,9 @@ class OpenClLeavesNoTraceTest {
       assertFalse(run.stdout().contains("never interrupted"), run::describe);
       LoopReport r = LoopReport.read(report);
       assertTrue(r.loops().stream().anyMatch(l -> l.method().equals("relax")), () -> r.loops().toString());
-      if (!options.isEmpty()) {
+      if (options.isEmpty()) {
+        assertEquals(List.of(), started, "default options start no OpenCL host");
+      } else {
         assertRanOnOpenCl(r, "relax", run);
         assertEquals(1, started.size(), () -> "one host process: " + started);
       }

@@ -80,11 +80,6 @@ public final class OpenClExecutor implements Executor {
     return NAME;
   }
 
-  /** The device this executor runs on. */
-  public DeviceInfo device() {
-    return device;
-  }
-
   /** How many launches ran on the device, and the device time their kernels took in total. */
   public record Totals(long launches, long kernelNanos) {}
 

@@ -76,11 +76,6 @@ public final class OpenClDevice implements AutoCloseable {
     this.programs = new ProgramCache<>(MAX_PROGRAMS, disk, p -> quietly(() -> clReleaseProgram(p)));
   }
 
-  /** The device. */
-  public DeviceInfo info() {
-    return info;
-  }
-
   /** Program cache counters (memory hits, disk hits, compiles). */
   public ProgramCache.Stats programStats() {
     return programs.stats();

@@ -112,9 +112,9 @@ public final class HostProcess implements AutoCloseable {
     Wire.In reply = call(id, out, timeouts.start());
     try {
       int magic = reply.i();
-      int version2 = reply.i();
-      if (magic != Wire.MAGIC || version2 != Wire.VERSION) {
-        throw new ProtocolException("it speaks protocol " + Integer.toHexString(magic) + " version " + version2);
+      int protocol = reply.i();
+      if (magic != Wire.MAGIC || protocol != Wire.VERSION) {
+        throw new ProtocolException("it speaks protocol " + Integer.toHexString(magic) + " version " + protocol);
       }
       DeviceInventory inventory = Wire.inventory(reply);
       announceFailure = true;
