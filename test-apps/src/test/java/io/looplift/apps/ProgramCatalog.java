@@ -177,6 +177,16 @@ final class ProgramCatalog {
       map("Pipelines", "forwardDifference"),
       map("Pipelines", "shifted")));
 
+  /** Divisions by zero and null dereferences in hot code, counted, between runs of an offloaded map. */
+  static final Program HOT_TRAPS = new Program(P + "HotTraps", List.of(
+      map("HotTraps", "ramp"),
+      map("HotTraps", "scale"),
+      rejected("HotTraps", "main")));
+
+  /** Without arguments, 40 rounds of one loop and a shutdown hook that prints; see {@code OpenClLeavesNoTraceTest}. */
+  static final Program UNTIL_INTERRUPTED = new Program(P + "UntilInterrupted", List.of(
+      map("UntilInterrupted", "relax")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
-      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES);
+      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED);
 }
