@@ -75,6 +75,20 @@ final class ForkedJvm {
 
   /** Runs {@code mainClass} with extra JVM options and environment variables. */
   static Result run(List<String> jvmOptions, String mainClass, Map<String, String> env) {
+    return exec(command(jvmOptions, mainClass), env);
+  }
+
+  /**
+   * Starts {@code mainClass} without the agent and returns at once: its stdin and stdout are the returned
+   * process's streams, its stderr goes to {@code stderr}. The caller ends the process.
+   */
+  static Process start(String mainClass, Path stderr) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command(List.of(), mainClass)).redirectError(stderr.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
+    return pb.start();
+  }
+
+  private static List<String> command(List<String> jvmOptions, String mainClass) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java());
     cmd.add("-Xmx1g");
@@ -82,7 +96,7 @@ final class ForkedJvm {
     cmd.add("-cp");
     cmd.add(appClasses().toString());
     cmd.add(mainClass);
-    return exec(cmd, env);
+    return cmd;
   }
 
   /** Runs {@code java -jar <agent jar> args...}. */
