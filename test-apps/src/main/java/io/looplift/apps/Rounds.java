@@ -40,7 +40,8 @@ public final class Rounds {
       scale(x, 1 + round * 0.25f, y);
       mix(x, y, z);
       double s = sum(z);
-      System.out.println("round " + round + " " + Digest.of(y) + " " + Digest.of(z) + " " + Long.toHexString(Double.doubleToRawLongBits(s)));
+      System.out.println("round " + round + " " + Digest.of(y) + " " + Digest.of(z) + " "
+          + Long.toHexString(Double.doubleToRawLongBits(s)));
       round++;
     }
     System.out.println(round + " rounds");

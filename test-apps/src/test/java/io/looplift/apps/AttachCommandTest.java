@@ -33,6 +33,7 @@ class AttachCommandTest {
 
   /** A running {@link Rounds}, fed one line per round; its stdout is read as it comes. */
   private static final class Running implements AutoCloseable {
+    /** Queued after the last line; compared by identity, so no line of output can pass for it. */
     private static final String END = new String("end of output");
 
     private final Process process;

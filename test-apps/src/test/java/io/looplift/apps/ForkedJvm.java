@@ -83,9 +83,7 @@ final class ForkedJvm {
    * process's streams, its stderr goes to {@code stderr}. The caller ends the process.
    */
   static Process start(String mainClass, Path stderr) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command(List.of(), mainClass)).redirectError(stderr.toFile());
-    pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
-    return pb.start();
+    return processBuilder(command(List.of(), mainClass), Map.of()).redirectError(stderr.toFile()).start();
   }
 
   private static List<String> command(List<String> jvmOptions, String mainClass) {
@@ -112,11 +110,8 @@ final class ForkedJvm {
     try {
       out = Files.createTempFile("looplift-stdout", ".txt");
       err = Files.createTempFile("looplift-stderr", ".txt");
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
-          .redirectOutput(out.toFile()).redirectError(err.toFile());
-      pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
-      pb.environment().putAll(env);
-      Process p = pb.start();
+      Process p = processBuilder(cmd, env).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly().waitFor();
@@ -135,6 +130,14 @@ final class ForkedJvm {
       deleteQuietly(out);
       deleteQuietly(err);
     }
+  }
+
+  /** A builder for {@code cmd} without the inherited {@code LOOPLIFT_*} variables, with {@code env} added. */
+  private static ProcessBuilder processBuilder(List<String> cmd, Map<String, String> env) {
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
+    pb.environment().putAll(env);
+    return pb;
   }
 
   private static java.io.File nullDevice() {

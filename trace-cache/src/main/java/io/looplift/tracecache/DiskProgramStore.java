@@ -61,7 +61,7 @@ public final class DiskProgramStore {
   private static final int HEADER = 4 + 4 + MAC_BYTES;
   private static final int KEY_BYTES = 32;
   /** The key's file; entries are named by 64 hex digits, so they never clash with it. */
-  static final String KEY_FILE = "hmac.key";
+  private static final String KEY_FILE = "hmac.key";
   private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
   private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
   private static final String CONSEQUENCE = "; compiled programs are not cached on disk (cache.dir must be a"
@@ -133,11 +133,7 @@ public final class DiskProgramStore {
         refuse(problem);
         return Optional.empty();
       }
-      byte[] all;
-      try (InputStream in = Files.newInputStream(file, NOFOLLOW_LINKS)) {
-        all = in.readAllBytes();
-      }
-      Optional<byte[]> binary = authentic(t.key(), key, all);
+      Optional<byte[]> binary = authentic(t.key(), key, readWithoutFollowing(file));
       if (binary.isEmpty()) delete(file);
       return binary;
     } catch (IOException | SecurityException e) {
@@ -248,7 +244,8 @@ public final class DiskProgramStore {
     try {
       return directory.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(name);
     } catch (UserPrincipalNotFoundException e) {
-      throw new Refusal("cannot tell who owns cache.dir " + directory + ": the user '" + name + "' running this JVM is unknown");
+      throw new Refusal("cannot tell who owns cache.dir " + directory + ": the user '" + name
+          + "' running this JVM is unknown");
     }
   }
 
@@ -277,10 +274,7 @@ public final class DiskProgramStore {
       throw new Refusal("the key " + file + " must be a file only its owner can read (rw-------), not "
           + (a.isRegularFile() ? PosixFilePermissions.toString(a.permissions()) : "a link or a directory"));
     }
-    byte[] key;
-    try (InputStream in = Files.newInputStream(file, NOFOLLOW_LINKS)) {
-      key = in.readAllBytes();
-    }
+    byte[] key = readWithoutFollowing(file);
     if (key.length != KEY_BYTES) {
       throw new Refusal("the key " + file + " is damaged (" + key.length + " bytes, not " + KEY_BYTES
           + "); delete it and LoopLift makes a new one");
@@ -304,6 +298,13 @@ public final class DiskProgramStore {
       // Another JVM made the key first: that one is used.
     } finally {
       Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** The contents of {@code file}, failing if it is a link (only the checked file itself is ever read). */
+  private static byte[] readWithoutFollowing(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file, NOFOLLOW_LINKS)) {
+      return in.readAllBytes();
     }
   }
 

@@ -219,7 +219,8 @@ class DiskProgramStoreTest {
     CRC32 crc = new CRC32();
     crc.update(binary);
     // The format before entries were authenticated: magic "LLPB", length, CRC32, binary.
-    ByteBuffer old = ByteBuffer.allocate(16 + binary.length).putInt(0x4c4c5042).putInt(binary.length).putLong(crc.getValue()).put(binary);
+    ByteBuffer old = ByteBuffer.allocate(16 + binary.length)
+        .putInt(0x4c4c5042).putInt(binary.length).putLong(crc.getValue()).put(binary);
     Path file = entry(dir, key("k"));
     Files.write(file, old.array());
     assertTrue(store(dir).read(key("k")).isEmpty());

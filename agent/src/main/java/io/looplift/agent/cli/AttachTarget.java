@@ -40,7 +40,10 @@ final class AttachTarget {
     // A zombie has exited; only its parent has yet to collect its exit status.
     if (state != null && (state.startsWith("Z") || state.startsWith("X"))) return Optional.of(gone(pid));
     String caught = field(status, "SigCgt");
-    if (caught != null && caught.matches("[0-9a-fA-F]{1,16}") && (Long.parseUnsignedLong(caught, 16) & SIGQUIT_BIT) == 0) {
+    // A mask this code cannot read tells nothing: then the attach API decides.
+    boolean handlesQuit = caught == null || !caught.matches("[0-9a-fA-F]{1,16}")
+        || (Long.parseUnsignedLong(caught, 16) & SIGQUIT_BIT) != 0;
+    if (!handlesQuit) {
       return Optional.of("process " + pid + " is not a JVM that can be attached to: it does not handle SIGQUIT"
           + " (a JVM does, unless it is still starting or runs with -Xrs), and the attach signal would end it; "
           + Cli.LIST_HINT);

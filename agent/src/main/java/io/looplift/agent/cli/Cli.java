@@ -261,6 +261,7 @@ public final class Cli {
     while (t.getCause() != null && t.getCause() != t) t = t.getCause();
     String msg = t.getMessage();
     // One line: the CLI's messages are one line each.
-    return msg == null || msg.isBlank() ? t.toString() : t.getClass().getSimpleName() + ": " + msg.strip().replaceAll("\\s*\\R\\s*", " ");
+    if (msg == null || msg.isBlank()) return t.toString();
+    return t.getClass().getSimpleName() + ": " + msg.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 }

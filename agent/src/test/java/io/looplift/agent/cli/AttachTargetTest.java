@@ -30,7 +30,8 @@ class AttachTargetTest {
   @Test
   void aProcessThatDoesNotHandleSigquitIsNotSignalled() throws Exception {
     String problem = withStatus("S (sleeping)", "0000000101005cc9").orElseThrow();
-    assertTrue(problem.startsWith("process " + self + " is not a JVM that can be attached to: it does not handle SIGQUIT"), problem);
+    assertTrue(problem.startsWith("process " + self + " is not a JVM that can be attached to: it does not handle"
+        + " SIGQUIT"), problem);
     assertTrue(problem.endsWith(Cli.LIST_HINT), problem);
   }
 

@@ -113,8 +113,9 @@ class CliTest {
       throw new IllegalStateException("wrapped", new java.io.IOException("Unable to open socket file"));
     }, "attach", "99999");
     assertEquals(1, status);
-    assertEquals("looplift: cannot attach to JVM 99999 (IOException: Unable to open socket file); it must"
-        + " be a JVM run by the same user that allows attaching (not -XX:+DisableAttachMechanism); " + Cli.LIST_HINT + "\n", err());
+    assertEquals("looplift: cannot attach to JVM 99999 (IOException: Unable to open socket file); it must be a JVM"
+        + " run by the same user that allows attaching (not -XX:+DisableAttachMechanism); " + Cli.LIST_HINT + "\n",
+        err());
     assertEquals("", out());
   }
 
