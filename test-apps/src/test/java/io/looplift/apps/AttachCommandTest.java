@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -167,7 +168,7 @@ class AttachCommandTest {
   void aJvmThatIsGoneGetsOneLine() throws Exception {
     Process exited = ForkedJvm.start(ProgramCatalog.DEMO.mainClass(), tmp.resolve("demo.err"));
     exited.getOutputStream().close();
-    exited.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+    exited.getInputStream().transferTo(OutputStream.nullOutputStream());
     assertEquals(0, exited.waitFor());
     String pid = Long.toString(exited.pid());
     for (String command : List.of("attach", "report", "detach")) {

@@ -225,7 +225,13 @@ public final class DiskProgramStore {
       if (problem != null) throw new Refusal(problem);
       try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
         for (Path f : files) {
-          problem = problem(f, Files.readAttributes(f, PosixFileAttributes.class, NOFOLLOW_LINKS), user);
+          PosixFileAttributes a;
+          try {
+            a = Files.readAttributes(f, PosixFileAttributes.class, NOFOLLOW_LINKS);
+          } catch (NoSuchFileException e) {
+            continue; // another JVM's temporary file, moved into place since the listing
+          }
+          problem = problem(f, a, user);
           if (problem != null) throw new Refusal(problem);
         }
       }
@@ -271,12 +277,12 @@ public final class DiskProgramStore {
     String problem = problem(file, a, user);
     if (problem != null) throw new Refusal(problem);
     if (!a.isRegularFile() || !OWNER_ONLY_FILE.containsAll(a.permissions())) {
-      throw new Refusal("the key " + file + " must be a file only its owner can read (rw-------), not "
+      throw new Refusal("cache.dir's key " + file + " must be a file only its owner can read (rw-------), not "
           + (a.isRegularFile() ? PosixFilePermissions.toString(a.permissions()) : "a link or a directory"));
     }
     byte[] key = readWithoutFollowing(file);
     if (key.length != KEY_BYTES) {
-      throw new Refusal("the key " + file + " is damaged (" + key.length + " bytes, not " + KEY_BYTES
+      throw new Refusal("cache.dir's key " + file + " is damaged (" + key.length + " bytes, not " + KEY_BYTES
           + "); delete it and LoopLift makes a new one");
     }
     return key;

@@ -13,11 +13,13 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Assumptions;
@@ -153,7 +155,7 @@ class DiskProgramStoreTest {
     Path keyFile = dir.resolve("hmac.key");
     Files.setPosixFilePermissions(keyFile, fromString("rw-r--r--"));
     assertTrue(store(dir).read(key("k")).isEmpty());
-    assertOneRefusal("the key " + keyFile + " must be a file only its owner can read (rw-------), not rw-r--r--");
+    assertOneRefusal("cache.dir's key " + keyFile + " must be a file only its owner can read (rw-------), not rw-r--r--");
   }
 
   @Test
@@ -181,6 +183,32 @@ class DiskProgramStoreTest {
     }
   }
 
+  /** Other writers' temporary files come and go while a store lists the directory; none is a reason to refuse it. */
+  @Test
+  void concurrentWritersNeverGetTheDirectoryRefused() throws Exception {
+    Path dir = cacheWithEntry();
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Thread> writers = new ArrayList<>();
+    for (int w = 0; w < 2; w++) {
+      DiskProgramStore writer = new DiskProgramStore(dir, line -> { });
+      int id = w;
+      Thread t = new Thread(() -> {
+        for (int i = 0; !stop.get(); i++) writer.write(key("w" + id + "-" + i % 20), new byte[10]);
+      });
+      t.start();
+      writers.add(t);
+    }
+    try {
+      for (int r = 0; r < 100; r++) {
+        assertArrayEquals(bytes("program:k"), store(dir).read(key("k")).orElse(null), () -> "refused: " + warnings);
+      }
+    } finally {
+      stop.set(true);
+      for (Thread t : writers) t.join();
+    }
+    assertEquals(List.of(), warnings);
+  }
+
   @Test
   void anAlteredEntryIsRejectedAndDeleted() throws IOException {
     Path dir = cacheWithEntry();
@@ -198,7 +226,7 @@ class DiskProgramStoreTest {
     Path dir = cacheWithEntry();
     Path elsewhere = tmp.resolve("elsewhere");
     assertTrue(store(elsewhere).write(key("k"), bytes("program:planted")));
-    Files.copy(entry(elsewhere, key("k")), entry(dir, key("k")), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(entry(elsewhere, key("k")), entry(dir, key("k")), StandardCopyOption.REPLACE_EXISTING);
     assertTrue(store(dir).read(key("k")).isEmpty());
     assertFalse(Files.exists(entry(dir, key("k"))));
   }
