@@ -47,6 +47,12 @@ import java.util.List;
  */
 final class Wire {
   /** "LLOH": LoopLift OpenCL host. */
+
+  /**
+   * How a line of the host's stderr starts when the user must see it whatever {@code log=} says (a refused
+   * {@code cache.dir}); the parent prints the rest as a warning, and every other line at {@code log=debug}.
+   */
+  static final String WARNING = "looplift-host-warning: ";
   static final int MAGIC = 0x4c4c4f48;
   static final int VERSION = 1;
   /** No frame is longer: a longer length is garbage. */
