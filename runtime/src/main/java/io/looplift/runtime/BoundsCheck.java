@@ -15,14 +15,14 @@ import java.util.stream.Stream;
  * too ({@code m[i][i]}), the outermost loop's values are <em>enumerated</em>: each pass fixes one value, which
  * makes two-level triangles and per-row lengths exact, an inner loop that runs no iteration for that value
  * contributes nothing, and deeper levels are intervals (a superset, never unsafe). Accesses whose row an inner
- * loop chooses ({@link ArrayAccess#wide}) are then checked in one more pass over the whole space, so that their
- * rows are not walked once per value. Immutable.
+ * loop chooses ({@link ArrayAccess#wide}) are then checked once, over the box of the variables' ranges those
+ * passes gathered, so that their rows are not walked once per value. Immutable.
  */
 final class BoundsCheck {
   private final InnerLoop[] loops;
   /** Checked once per pass: per value of the outermost variable when enumerating. */
   private final ArrayAccess[] accesses;
-  /** Checked in a pass over the whole space. */
+  /** Checked once over the whole space. */
   private final ArrayAccess[] wide;
   private final ArrayAccess[] all;
   private final boolean enumerates;
@@ -71,15 +71,14 @@ final class BoundsCheck {
         if (s.lo[v] <= s.hi[v]) s.vars.widen(v, s.lo[v], s.hi[v]);
       }
     }
-    if (wide.length > 0) {
-      s.lo[0] = Math.min(first, last);
-      s.hi[0] = Math.max(first, last);
-      String failed = pass(wide, arrays, slots, s);
-      if (failed != null) return failed;
-    }
-    // The ranges over the whole space are supersets: the exact ones are those the passes above gathered.
     System.arraycopy(s.vars.lo, 0, s.lo, 0, vars);
     System.arraycopy(s.vars.hi, 0, s.hi, 0, vars);
+    // Every point of the space lies in the box of those ranges, tighter than inner ranges recomputed over
+    // the outermost loop's whole range.
+    for (ArrayAccess a : wide) {
+      String failed = a.check(arrays, slots, s);
+      if (failed != null) return failed;
+    }
     return null;
   }
 

@@ -289,6 +289,17 @@ class LaunchGuardTest {
   }
 
   @Test
+  void rowsChosenByAnInnerLoopAreCheckedOverTheValuesItTakes() {
+    // for i: for (j = i; j < 2i - 2; j++) c[8i + j] = m[j][0]: j takes 3, 4, 5 for i < 5; rows 0 to 2 are missing
+    Loop inner = loop(1, I, Cond.LT, sub(mul(c(2), I), c(2)), false, store(0, add(mul(c(8), I), J), load(1, J, c(0))));
+    LoopTemplate t = nest(2, 0, List.of(1), false, inner);
+    double[][] m = {null, null, null, new double[1], new double[1], new double[1]};
+    accepted(check(t, new Object[] {new double[40], m}, new long[0], 0, 5));
+    m[5] = null;
+    rejected(check(t, new Object[] {new double[40], m}, new long[0], 0, 5), "row 5 of array 1 is null");
+  }
+
+  @Test
   void innerLoopsMustCount() {
     // for i: for (j = 0; j <= p; j++) c[i] = 1: with p = Integer.MAX_VALUE, j would wrap around
     Node p = new Param(0, Type.INT);
