@@ -8,7 +8,10 @@ package io.looplift.runtime;
  * <h2>The test</h2>
  * The variables are those of the loops around the argument's stores, the outermost loop's included; the
  * <em>parallel</em> ones are the outermost loop's (unless the template is {@code ordered}) and those of loops
- * marked {@code parallel}. Every store writes element {@code E = c_s + Σ a_v·x_v} where the coefficients
+ * marked {@code parallel}. An executor runs at once only iterations in different <em>work items</em>, tuples of
+ * values of the parallel variables; within one, everything runs in Java's order. (Counting every loop marked
+ * {@code parallel}, not only those an executor spreads, only adds variables to the test: more conservative.)
+ * Every store writes element {@code E = c_s + Σ a_v·x_v} where the coefficients
  * {@code a_v} are the same for all of the argument's stores (the analyzer guarantees it; the plan checks it)
  * and only the constants {@code c_s} differ. For each variable {@code v} whose values span a range of width
  * {@code r_v > 0} over the launch, with {@code g_v} the least distance between two of its values (its step
@@ -46,7 +49,7 @@ package io.looplift.runtime;
  * with coefficients {@code a_v = row_v·M + column_v}: the same test applies to it.
  */
 final class WrittenArray {
-  final int array;
+  private final int array;
   /** The indices of its stores; for an array of arrays, the columns. */
   private final AffineCode[] indices;
   /** The row indices of its stores, in the same order; null for a one-dimensional argument. */
