@@ -16,9 +16,11 @@ import io.looplift.ir.Stmt;
 import io.looplift.ir.Store;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns a template into its {@link GuardPlan}, once per site. It walks the body in program order, numbering
@@ -56,6 +58,8 @@ final class GuardCompiler {
   private final Map<Integer, List<ArrayAccess>> stores = new LinkedHashMap<>();
   private final List<Element> written = new ArrayList<>();
   private final List<Element> read = new ArrayList<>();
+  /** Arrays of arrays read at other columns of rows their stores write: whole rows must belong to one work item. */
+  private final Set<Integer> wholeRows = new HashSet<>();
 
   private GuardCompiler(LoopTemplate t) {
     this.t = t;
@@ -197,13 +201,15 @@ final class GuardCompiler {
 
   /**
    * The promise the disjointness test relies on: a load of a written argument reads an element the same
-   * iteration writes, so that no other iteration running at once writes it.
+   * iteration writes, so that no other iteration running at once writes it; or, in an array of arrays, any
+   * element of a row the same iteration writes, and then the test is of whole rows (see {@link WrittenArray}).
    */
   private void checkReadsOfWrittenArrays() {
     for (Element e : read) {
-      if (stores.containsKey(e.array()) && !written.contains(e)) {
-        throw new Unguardable("array " + e.array() + " is read at an element another iteration may write");
-      }
+      if (!stores.containsKey(e.array()) || written.contains(e)) continue;
+      boolean ownRow = e.row() != null && written.stream().anyMatch(w -> w.array() == e.array() && e.row().equals(w.row()));
+      if (!ownRow) throw new Unguardable("array " + e.array() + " is read at an element another iteration may write");
+      wholeRows.add(e.array());
     }
   }
 
@@ -265,6 +271,6 @@ final class GuardCompiler {
     AffineCode[] indices = accesses.stream().map(a -> a.index).toArray(AffineCode[]::new);
     AffineCode[] rows = firstRow == null ? null : accesses.stream().map(a -> a.row).toArray(AffineCode[]::new);
     int[] contexts = accesses.stream().mapToInt(a -> a.context).distinct().toArray();
-    return new WrittenArray(array, indices, rows, contexts, vars, parallel, strides);
+    return new WrittenArray(array, indices, rows, wholeRows.contains(array), contexts, vars, parallel, strides);
   }
 }

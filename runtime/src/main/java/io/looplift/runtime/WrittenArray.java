@@ -46,7 +46,9 @@ package io.looplift.runtime;
  * <p>For an array of arrays the element is the pair of row and column. The rows in the written range are
  * distinct objects (the aliasing guard checks that), and every written column lies in {@code [lo, hi]}, so
  * {@code E = row·M + column - lo} with {@code M = hi - lo + 1} numbers the pairs one to one, and is affine
- * with coefficients {@code a_v = row_v·M + column_v}: the same test applies to it.
+ * with coefficients {@code a_v = row_v·M + column_v}: the same test applies to it. When the nest also reads
+ * other columns of the rows it writes (a row's sum, then the row divided by it), the test is of whole rows,
+ * {@code E = row}: each written row then belongs to one work item, which may read all of it.
  */
 final class WrittenArray {
   private final int array;
@@ -54,6 +56,8 @@ final class WrittenArray {
   private final AffineCode[] indices;
   /** The row indices of its stores, in the same order; null for a one-dimensional argument. */
   private final AffineCode[] rows;
+  /** Whether the test is of whole rows (see the class comment). */
+  private final boolean wholeRows;
   /** The variables of the innermost loops around its stores. */
   private final int[] contexts;
   /** The variables of the loops around its stores (0: the outermost loop's). */
@@ -62,11 +66,12 @@ final class WrittenArray {
   /** By entry of {@link #vars}: {@code g_v} of an inner loop; unused for the outermost, whose step is the launch's. */
   private final long[] strides;
 
-  WrittenArray(int array, AffineCode[] indices, AffineCode[] rows, int[] contexts, int[] vars, boolean[] parallel,
-      long[] strides) {
+  WrittenArray(int array, AffineCode[] indices, AffineCode[] rows, boolean wholeRows, int[] contexts, int[] vars,
+      boolean[] parallel, long[] strides) {
     this.array = array;
     this.indices = indices;
     this.rows = rows;
+    this.wholeRows = wholeRows;
     this.contexts = contexts;
     this.vars = vars;
     this.parallel = parallel;
@@ -123,6 +128,7 @@ final class WrittenArray {
 
   /** {@code a_v} of entry {@code k}; {@code radix} is {@code M} for an array of arrays. */
   private long coefficient(int k, long[] slots, long radix) {
+    if (wholeRows) return rows[0].coefficient(vars[k], slots);
     long column = indices[0].coefficient(vars[k], slots);
     if (rows == null) return column;
     return Math.addExact(Math.multiplyExact(rows[0].coefficient(vars[k], slots), radix), column);
@@ -133,8 +139,8 @@ final class WrittenArray {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int k = 0; k < indices.length; k++) {
-      long c = indices[k].constant(slots);
-      if (rows != null) c = Math.addExact(Math.multiplyExact(rows[k].constant(slots), radix), c);
+      long c = wholeRows ? rows[k].constant(slots) : indices[k].constant(slots);
+      if (rows != null && !wholeRows) c = Math.addExact(Math.multiplyExact(rows[k].constant(slots), radix), c);
       min = Math.min(min, c);
       max = Math.max(max, c);
     }

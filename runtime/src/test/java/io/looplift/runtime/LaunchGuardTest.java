@@ -90,6 +90,26 @@ class LaunchGuardTest {
   }
 
   @Test
+  void aRowReadWholeBeforeItIsWrittenBelongsToOneWorkItem() {
+    // for i: { s = 1; for j: s += m[i][j]; for k: m[i][k] = m[i][k] / s }: reads all of its own row
+    Node s = new CarriedVar(1, 0, Type.DOUBLE);
+    Loop sum = new Loop(1, c(0), new Length(0, I), Cond.LT, 1,
+        List.of(new Carried(Type.DOUBLE, ONE, add(s, load(0, I, J)))), List.of(), Const.TRUE, false);
+    Node scaled = Binary.of(BinaryOp.DIV, load(0, I, K), new LoopOut(1, 0, Type.DOUBLE));
+    Loop divide = loop(2, c(0), Cond.LT, new Length(0, I), false, store(0, I, K, scaled));
+    double[][] m = {new double[3], new double[5], new double[2]};
+    accepted(check(nest(1, 0, List.of(0), false, sum, divide), new Object[] {m}, new long[0], 0, 3));
+  }
+
+  @Test
+  void aRowOthersWriteCannotBeReadWhole() {
+    // for i: for j (parallel): m[0][j] = m[0][n - 1 - j] + i: iteration j reads what iteration n-1-j writes
+    Loop mirror = loop(1, c(0), Cond.LT, N, true, store(0, c(0), J, add(load(0, c(0), sub(sub(N, c(1)), J)), ONE)));
+    double[][] m = {new double[4]};
+    rejected(check(nest(1, 1, List.of(0), true, mirror), new Object[] {m}, new long[] {4}, 0, 2), "may write");
+  }
+
+  @Test
   void aMatrixProductInBoundsIsAccepted() {
     int n = 6;
     LoopTemplate t = matmul();
