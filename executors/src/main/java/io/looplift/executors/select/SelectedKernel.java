@@ -138,7 +138,8 @@ public final class SelectedKernel {
   }
 
   private void checkDrift(String candidate, Point run) {
-    if (m.dropped(candidate)) return;
+    // With one usable candidate there is nothing to choose again.
+    if (m.dropped(candidate) || live().size() < 2) return;
     Estimate e = CostModel.estimate(m.points(candidate), run.work());
     if (e == null) return;
     Selector.Settings s = selector.settings();

@@ -50,6 +50,17 @@ class DriftTest {
   }
 
   @Test
+  void aKernelWithOneUsableCandidateNeverDrifts() {
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.settle(k, N);
+    sim.failing(BYTECODE);
+    assertEquals("jvm", sim.launch(k, 1).candidate(), "bytecode's measuring run at a new size failed");
+    sim.cost(JVM, 20_000, 2.0);
+    for (int i = 0; i < 20; i++) assertFalse(sim.launch(k, N).measuring());
+    assertEquals(0, k.report().drifts());
+  }
+
+  @Test
   void withTheBudgetSpentDriftIsReportedButNotMeasured() {
     SelectedKernel k = sim.selector().budget(6).build().kernel(KEY, List.of(BYTECODE, JVM));
     sim.settle(k, N);
