@@ -119,11 +119,11 @@ final class NestWork {
         || !launchKnown && (x instanceof Param || x instanceof Load || x instanceof Length || x instanceof Index))) {
       return null;
     }
-    Node at = Nodes.rewrite(bound, x -> x instanceof LoopVar v ? Const.ofInt(middles.get(v.loop())) : x);
     try {
+      Node at = Nodes.rewrite(bound, x -> x instanceof LoopVar v ? Const.ofInt(middles.get(v.loop())) : x);
       return new Interpreter(arrays, params, new long[0]).evaluate(at, index);
     } catch (RuntimeException e) {
-      return null; // a row or element that is not there at the middle: a guess is all this needs
+      return null; // a row or element that is not there, a division by zero: a guess is all this needs
     }
   }
 

@@ -162,6 +162,16 @@ class JvmNestTest {
   }
 
   @Test
+  void loopsCountingDownByStepsAndNotEqualTestsIntoShorts() throws Exception {
+    Random rnd = new Random(11);
+    for (int n : new int[] {1, 5, 12, 19}) {
+      Object[] arrays = {ints(rnd, n * n), ints(rnd, n * n), new short[n * n]};
+      check(Nests.oddShapes(), arrays, new long[] {n}, 0, 1, n, null);
+      check(Nests.oddShapes(), arrays, new long[] {n}, n - 1, -2, (n + 1) / 2, null);
+    }
+  }
+
+  @Test
   void reductionsOverTheOutermostLoopOfANest() throws Exception {
     Random rnd = new Random(10);
     int n = 29;

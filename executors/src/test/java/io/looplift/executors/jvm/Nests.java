@@ -194,6 +194,27 @@ final class Nests {
   }
 
   /**
+   * Loops of other shapes, into sub-int elements: {@code for i: for (j = n - 1; j >= 0; j -= 3) (parallel):
+   * { long s = 7; for (k = 0; k != n; k++) s += (long) a[i*n+k] * b[k*n+j]; for (m = n; m > j; m -= 2) s ^= m;
+   * out[i*n+j] = (short) s; }}.
+   */
+  static LoopTemplate oddShapes() {
+    Node n = p(0, Type.INT);
+    Node j = v(1);
+    Node s = new CarriedVar(2, 0, Type.LONG);
+    Node term = mul(Convert.of(load(0, Type.INT, add(mul(I, n), v(2)), 1), Type.LONG),
+        Convert.of(load(1, Type.INT, add(mul(v(2), n), j), 1), Type.LONG));
+    Loop k = new Loop(2, ZERO, n, Cond.NE, 1, List.of(new Carried(Type.LONG, Const.ofLong(7), add(s, term))), List.of(),
+        Const.TRUE, false);
+    Node t = new CarriedVar(3, 0, Type.LONG);
+    Loop m = new Loop(3, n, j, Cond.GT, -2, List.of(new Carried(Type.LONG, out(2, Type.LONG),
+        Binary.of(BinaryOp.XOR, t, Convert.of(v(3), Type.LONG)))), List.of(), Const.TRUE, false);
+    Store st = store(2, Type.SHORT, add(mul(I, n), j), Convert.of(Convert.of(out(3, Type.LONG), Type.INT), Type.SHORT));
+    Loop jLoop = new Loop(1, sub(n, Const.ofInt(1)), ZERO, Cond.GE, -3, List.of(), List.of(k, m, st), Const.TRUE, true);
+    return nest(List.of(Type.INT, Type.INT, Type.SHORT), List.of(Type.INT), jLoop);
+  }
+
+  /**
    * A reduction over the outermost loop of a nest, of {@code t} ({@code int}: split into partials; {@code double}:
    * in order): {@code for i: { t s = 0; for k < n: s += a[i*n+k] * b[k]; total += s; c[i] = s; }}.
    */

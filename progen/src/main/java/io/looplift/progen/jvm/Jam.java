@@ -1,10 +1,12 @@
 package io.looplift.progen.jvm;
 
 import io.looplift.ir.Acc;
+import io.looplift.ir.Affine;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Call;
 import io.looplift.ir.CarriedVar;
+import io.looplift.ir.Const;
 import io.looplift.ir.Load;
 import io.looplift.ir.Loop;
 import io.looplift.ir.LoopOut;
@@ -33,8 +35,8 @@ import java.util.Set;
  *
  * <p>An inner level runs once for all instances when its predicate and bounds are the same for all of them:
  * {@link Fusion#SHARED} when they do not depend on the instance, {@link Fusion#CHECKED} when they do but can
- * be computed when the block starts (then the block runs one iteration at a time where they differ), else
- * {@link Fusion#SEPARATE}, once per instance. A level is jammed when one of the loops directly in its body
+ * be computed when the block starts and may be equal (then the block runs one iteration at a time where they
+ * differ), else {@link Fusion#SEPARATE}, once per instance. A level is jammed when one of the loops directly in its body
  * carries values, runs once for all instances and is bound by the latency of its carried chain (see
  * {@link #latencyBound}), and no level inside it is jammed.
  */
@@ -142,7 +144,8 @@ final class Jam {
       Fusion f;
       if (!dependent(l.predicate()) && !dependent(l.start()) && !dependent(l.limit())) {
         f = Fusion.SHARED;
-      } else if (direct && precomputable(l.predicate()) && precomputable(l.start()) && precomputable(l.limit())) {
+      } else if (direct && precomputable(l.predicate()) && precomputable(l.start()) && precomputable(l.limit())
+          && !differs(l.start()) && !differs(l.limit())) {
         f = Fusion.CHECKED;
       } else {
         f = Fusion.SEPARATE;
@@ -164,6 +167,15 @@ final class Jam {
   private boolean precomputable(Node n) {
     return !Nodes.anyMatch(n, x -> x instanceof CarriedVar || x instanceof LoopOut || x instanceof Acc
         || x instanceof Load l && written[l.array()]);
+  }
+
+  /**
+   * True when {@code bound} takes a different value in each instance: it is affine in the jammed variable
+   * with a constant coefficient other than 0 (a triangular loop's {@code j <= i}), so a check would never pass.
+   */
+  private boolean differs(Node bound) {
+    Affine a = Affine.of(bound);
+    return a != null && a.coefficient(level.var()) instanceof Const c && c.intValue() != 0;
   }
 
   /** The jammed level. */
