@@ -12,13 +12,14 @@ import java.util.Random;
  * Prints (does not assert) how long three nests take as plain Java loops and through the jvm executor: a
  * 512x512 double matrix product, a 31-tap convolution over 16M floats and an n-body step over 4096 bodies.
  * The executor runs on every processor with the jam, and on one thread with and without it, to show what
- * each part brings. Each figure is the median of a few runs after warm-up runs; every result is checked
- * against the plain loop's bit for bit. Run by hand, not by the build:
+ * each part brings. Each figure is the best of a few runs after warm-up runs (on a shared machine the best
+ * run is the one least disturbed by other processes); every result is checked against the plain loop's bit
+ * for bit. Run by hand, not by the build:
  * {@code java -cp <test and main classes, ASM, Caffeine> io.looplift.executors.jvm.NestTimings}.
  */
 public final class NestTimings {
   private static final int WARMUPS = 3;
-  private static final int RUNS = 5;
+  private static final int RUNS = 7;
 
   private NestTimings() {}
 
@@ -114,8 +115,8 @@ public final class NestTimings {
 
   private static void compare(String name, Work java, Object javaOut, Object out, Work all, Work oneJammed, Work onePlain)
       throws ExecutionException {
-    double plain = median(java);
-    double[] times = {median(all), median(oneJammed), median(onePlain)};
+    double plain = best(java);
+    double[] times = {best(all), best(oneJammed), best(onePlain)};
     String same = Arrays.equals(bits(javaOut), bits(out)) ? "same results" : "RESULTS DIFFER";
     System.out.printf("%-14s java %8.1f ms | executor, all threads %8.1f ms (%.2fx) | 1 thread jammed %8.1f ms (%.2fx)"
         + " | 1 thread not jammed %8.1f ms (%.2fx) | %s%n", name, plain, times[0], plain / times[0], times[1],
@@ -130,16 +131,15 @@ public final class NestTimings {
     return b;
   }
 
-  private static double median(Work w) throws ExecutionException {
+  private static double best(Work w) throws ExecutionException {
     for (int r = 0; r < WARMUPS; r++) w.run();
-    double[] ms = new double[RUNS];
+    double best = Double.MAX_VALUE;
     for (int r = 0; r < RUNS; r++) {
       long t0 = System.nanoTime();
       w.run();
-      ms[r] = (System.nanoTime() - t0) / 1e6;
+      best = Math.min(best, (System.nanoTime() - t0) / 1e6);
     }
-    Arrays.sort(ms);
-    return ms[RUNS / 2];
+    return best;
   }
 
   private static void matmul(double[] a, double[] b, double[] c, int n) {
