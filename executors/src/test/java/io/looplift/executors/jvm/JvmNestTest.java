@@ -47,7 +47,7 @@ class JvmNestTest {
   @Test
   void matrixProduct() throws Exception {
     Random rnd = new Random(1);
-    for (int n : new int[] {1, 3, 4, 13, 16, 37}) {
+    for (int n : new int[] {1, 3, 4, 13, 16, 23}) {
       Object[] arrays = {doubles(rnd, n * n), doubles(rnd, n * n), doubles(rnd, n * n)};
       long[] params = {n};
       check(Nests.matmul(), arrays, params, 0, 1, n, n >= 13);
@@ -180,6 +180,32 @@ class JvmNestTest {
         new long[] {12345}, 0, 1, n, true, EXACT);
     check(Nests.dotTotal(Type.DOUBLE), new Object[] {doubles(rnd, n * n), doubles(rnd, n), doubles(rnd, n)},
         new long[] {n}, new long[] {Double.doubleToRawLongBits(0.5)}, 0, 1, n, false, EXACT);
+  }
+
+  @Test
+  void reassociatedDoubleTotalsSplitAndRepeat() throws Exception {
+    int n = 41;
+    Random rnd = new Random(12);
+    double[] a = new double[n * n];
+    double[] b = new double[n];
+    for (int x = 0; x < a.length; x++) a[x] = rnd.nextDouble();
+    for (int x = 0; x < n; x++) b[x] = rnd.nextDouble();
+    LoopTemplate t = Nests.dotTotal(Type.DOUBLE);
+    ExecutionOptions reassociate = new ExecutionOptions(true, false);
+    long[] want = {0};
+    Interpreter.run(t, new Object[] {a, b, new double[n]}, new long[] {n}, want, 0, 1, n);
+    long[] first = null;
+    for (int r = 0; r < 3; r++) {
+      long[] got = {0};
+      Launch launch = new Launch(t, new Object[] {a, b, new double[n]}, new long[] {n}, got, 0, 1, n);
+      NestDimension d = NestDimension.of(t);
+      assertTrue(THREE_JAMMED.nestChunks(d, () -> NestWork.of(launch), n, reassociate) > 1, "splits");
+      THREE_JAMMED.execute(launch, reassociate);
+      double expected = Double.longBitsToDouble(want[0]);
+      assertEquals(expected, Double.longBitsToDouble(got[0]), Math.abs(expected) * 1e-12);
+      if (first != null) assertArrayEquals(first, got, "the same chunks combine in the same order every run");
+      first = got;
+    }
   }
 
   @Test
