@@ -138,8 +138,9 @@ public final class JvmExecutor implements Executor {
     int chunks = chunks(t, trips, options);
     JvmKernel kernel = kernel(t, chunks > 1);
     if (chunks > 1) {
-      runChunks((accs, from, to) -> kernel.run(launch.arrays(), launch.params(), accs, launch.start(), launch.step(), from, to),
-          launch, trips, chunks, 1);
+      Range range = (accs, from, to) -> kernel.run(launch.arrays(), launch.params(), accs, launch.start(),
+          launch.step(), from, to);
+      runChunks(range, launch, trips, chunks, 1);
     } else {
       kernel.run(launch.arrays(), launch.params(), launch.accumulators(), launch.start(), launch.step(), 0, trips);
     }
@@ -207,7 +208,10 @@ public final class JvmExecutor implements Executor {
     return new Profile(NestWork.weight(t.roots()), t.isParallel(false), t.isParallel(true));
   }
 
-  /** The compiled kernel of flat template {@code t}, from the cache or built now (once, however many threads miss it together). */
+  /**
+   * The compiled kernel of flat template {@code t}, from the cache or built now (once, however many threads
+   * miss it together).
+   */
   JvmKernel kernel(LoopTemplate t, boolean split) throws ExecutionException {
     return kernels.get(new Key(t, split), k -> (JvmKernel) compile(k.template(), k.split(),
         name -> JvmKernelGenerator.generate(k.template(), name, k.split()), CLASS_PREFIX));

@@ -28,11 +28,11 @@ import java.util.Map;
 
 /**
  * An estimate of the work of a launch of a loop nest, in the jvm executor's units (one IR node computed
- * once; a call counts {@link #CALL_WEIGHT}): per iteration of the outermost loop, each body's nodes, plus each inner loop's
- * trip count times the work of its body. A trip count comes from the loop's bounds evaluated with the
- * launch's parameters and arrays, with every enclosing loop variable at the middle of its range; bounds that
- * read carried values, or that cannot be evaluated, count {@link #UNKNOWN_TRIPS}. Not thread-safe: one
- * instance per estimate.
+ * once; a call counts {@link #CALL_WEIGHT}): per iteration of the outermost loop, each body's nodes, plus
+ * each inner loop's trip count times the work of its body. A trip count comes from the loop's bounds
+ * evaluated with the launch's parameters and arrays, with every enclosing loop variable at the middle of its
+ * range; bounds that read carried values, or that cannot be evaluated, count {@link #UNKNOWN_TRIPS}. Not
+ * thread-safe: one instance per estimate.
  */
 final class NestWork {
   /** The work of a call (Math.exp and the like) in units of one IR node. */

@@ -67,7 +67,10 @@ final class Hoisting {
     for (Node f : level.finals()) use(Val.of(f), level, false);
   }
 
-  /** Places every value {@code root} needs, used in {@code at}'s body; {@code conditional} when only where a loop is entered. */
+  /**
+   * Places every value {@code root} needs, used in {@code at}'s body; {@code conditional} when used only where
+   * a loop is entered.
+   */
   private void use(Val root, Level at, boolean conditional) {
     for (Val v : Val.postOrder(root)) {
       if (v.isLeaf()) continue;

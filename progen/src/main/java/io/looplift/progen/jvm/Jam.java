@@ -35,10 +35,10 @@ import java.util.Set;
  *
  * <p>An inner level runs once for all instances when its predicate and bounds are the same for all of them:
  * {@link Fusion#SHARED} when they do not depend on the instance, {@link Fusion#CHECKED} when they do but can
- * be computed when the block starts and may be equal (then the block runs one iteration at a time where they
- * differ), else {@link Fusion#SEPARATE}, once per instance. A level is jammed when one of the loops directly in its body
- * carries values, runs once for all instances and is bound by the latency of its carried chain (see
- * {@link #latencyBound}), and no level inside it is jammed.
+ * be computed when the block starts and may be equal (then the block runs one iteration at a time where
+ * they differ), else {@link Fusion#SEPARATE}, once per instance. A level is jammed when one of the loops
+ * directly in its body carries values, runs once for all instances and is bound by the latency of its
+ * carried chain (see {@link #latencyBound}), and no level inside it is jammed.
  */
 final class Jam {
   /** Iterations per block. */

@@ -500,7 +500,10 @@ final class NestMethod {
     return instances[u + 1];
   }
 
-  /** The key of value {@code v} for instance {@code u}: shared unless a block is emitted and it depends on the instance. */
+  /**
+   * The key of value {@code v} for instance {@code u}: shared unless a block is being emitted and {@code v}
+   * depends on the instance.
+   */
   private Key key(Val v, int u) {
     Val canonical = v.node() instanceof LoopOut o ? Val.of(new CarriedVar(o.loop(), o.slot(), o.type())) : v;
     return new Key(canonical, u == SHARED || jam == null || !jam.dependent(v) ? SHARED : u);
@@ -539,7 +542,10 @@ final class NestMethod {
     scopes.peek().add(k);
   }
 
-  /** Pushes the value of {@code n} for instance {@code u}: a constant, a local of the generator's, or a value computed earlier. */
+  /**
+   * Pushes the value of {@code n} for instance {@code u}: a constant, a local of the generator's, or a value
+   * computed earlier.
+   */
   private void push(Node n, int u) {
     if (n instanceof Const c) {
       code.pushConst(c);
