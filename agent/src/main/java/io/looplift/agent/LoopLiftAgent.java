@@ -143,7 +143,7 @@ public final class LoopLiftAgent {
   private static List<Executor> executors(List<ExecutorProvider> providers, LoopLiftConfig config,
       ExecutionOptions options, Log log, Profiler profiler) {
     ExecutorEnvironment env = new ExecutorEnvironment(options, config.cacheDir(), VERSION,
-        Runtime.getRuntime().availableProcessors());
+        Runtime.getRuntime().availableProcessors(), log);
     ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env);
     opened.warnings().forEach(log::warn);
     opened.notes().forEach(log::info);

@@ -22,8 +22,9 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * back to the region's loop header end there and are returned; paths that return are handed to the
  * caller.
  *
- * <p>{@link #step} is where one block is executed and left; a block that heads a loop nested in the
- * region is where a walk of loop nests would execute the whole inner loop and leave at its exit.
+ * <p>A loop nested in the region is one step of the walk: its header stands for the whole loop, which
+ * {@link InnerLoop} executes (into a {@link io.looplift.ir.Loop} statement) before the walk goes on at the
+ * loop's exit.
  */
 final class BlockWalker {
   /** What a walk does with a path that ends at a return instruction. */
@@ -53,14 +54,42 @@ final class BlockWalker {
       Returns returns) {
     Map<Cfg.Block, List<SymFrame>> incoming = new HashMap<>();
     List<SymFrame> back = new ArrayList<>();
-    for (Cfg.Block b : Regions.topologicalOrder(m.cfg, entry, region, header)) {
+    List<Cfg.Loop> inner = innerLoops(region, header);
+    for (Cfg.Block b : Regions.topologicalOrder(m.cfg, entry, region, header, inner)) {
       SymFrame in = b == entry ? frame : SymFrame.join(incoming.get(b), sym);
-      for (Map.Entry<Cfg.Block, SymFrame> out : step(b, in, returns).entrySet()) {
+      Cfg.Loop loop = headed(inner, b);
+      Map<Cfg.Block, SymFrame> leaving = loop != null ? new InnerLoop(m, sym, loop).run(in) : step(b, in, returns);
+      for (Map.Entry<Cfg.Block, SymFrame> out : leaving.entrySet()) {
         if (out.getKey() == header) back.add(out.getValue());
         else incoming.computeIfAbsent(out.getKey(), k -> new ArrayList<>()).add(out.getValue());
       }
     }
     return back;
+  }
+
+  /**
+   * The loops of the region other than the one {@code header} heads, outermost only: the loops the walk
+   * meets as single steps.
+   */
+  private List<Cfg.Loop> innerLoops(Predicate<Cfg.Block> region, Cfg.Block header) {
+    List<Cfg.Loop> candidates = new ArrayList<>();
+    for (Cfg.Loop l : m.loops()) {
+      if (l.header != header && region.test(l.header)) candidates.add(l);
+    }
+    List<Cfg.Loop> outermost = new ArrayList<>();
+    for (Cfg.Loop l : candidates) {
+      boolean nested = false;
+      for (Cfg.Loop other : candidates) nested |= other != l && other.contains(l.header);
+      if (!nested) outermost.add(l);
+    }
+    return outermost;
+  }
+
+  private static Cfg.Loop headed(List<Cfg.Loop> loops, Cfg.Block b) {
+    for (Cfg.Loop l : loops) {
+      if (l.header == b) return l;
+    }
+    return null;
   }
 
   /** Executes block {@code b} on {@code frame}; returns the frames leaving it, by successor. */

@@ -5,7 +5,9 @@ import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
@@ -45,12 +47,17 @@ public final class ClassRewriter {
       ClassNode cn = read(classfile);
       if (cn == null) return null;
       ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
+      // Every method is analyzed before any is rewritten: an analysis inlines helpers as they were written.
+      Map<MethodContext, List<LoopAnalyzer.Result>> analyzed = new LinkedHashMap<>();
       for (MethodNode mn : cn.methods) {
         MethodContext ctx = context(cn, mn, hierarchy);
-        if (ctx == null) continue;
+        if (ctx != null) analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
+      }
+      for (Map.Entry<MethodContext, List<LoopAnalyzer.Result>> method : analyzed.entrySet()) {
+        MethodContext ctx = method.getKey();
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
-        for (LoopAnalyzer.Result r : new LoopAnalyzer(ctx).analyze()) {
+        for (LoopAnalyzer.Result r : method.getValue()) {
           int id = registry.register(r.site());
           if (r instanceof LoopAnalyzer.Plan p) {
             plans.add(p);
@@ -59,7 +66,7 @@ public final class ClassRewriter {
         }
         if (plans.isEmpty()) continue;
         accepted.addAll(ids);
-        LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method);
+        LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method, plans);
         for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
           List<Integer> regionSites = new ArrayList<>();
           for (LoopAnalyzer.Plan p : region.loops()) regionSites.add(ids.get(plans.indexOf(p)));

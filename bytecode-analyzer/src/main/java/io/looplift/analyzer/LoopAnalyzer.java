@@ -5,6 +5,7 @@ import io.looplift.ir.AffineIndex;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
 import io.looplift.ir.Index;
+import io.looplift.ir.Load;
 import io.looplift.ir.LoopShape;
 import io.looplift.ir.LoopSite;
 import io.looplift.ir.LoopTemplate;
@@ -12,6 +13,8 @@ import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Param;
 import io.looplift.ir.Reduction;
+import io.looplift.ir.Stmt;
+import io.looplift.ir.Stmts;
 import io.looplift.ir.Store;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -22,18 +25,17 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
-import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
-import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.BasicValue;
 import org.objectweb.asm.tree.analysis.Frame;
 
 /**
- * Recognizes the counted loops of one method and translates each innermost one into a
- * {@link LoopTemplate}, or explains why it cannot be.
+ * Recognizes the counted loops of one method and translates each into a {@link LoopTemplate}, or explains
+ * why it cannot be: a loop with loops inside becomes one nest, run as one launch (see {@link InnerLoop} and
+ * {@link NestRules}).
  */
 final class LoopAnalyzer {
 
@@ -59,25 +61,43 @@ final class LoopAnalyzer {
     this.className = ctx.owner.name.replace('/', '.');
   }
 
-  /** Every loop of the method, in the order of {@link Cfg#loops()}: a plan or a rejection for each. */
+  /**
+   * Every loop of the method that is not part of an offloaded nest: a plan or a rejection for each. A loop
+   * with loops inside is analyzed as a whole nest first; only when the nest cannot be offloaded are the loops
+   * inside it analyzed on their own (each again as a nest of what it contains).
+   */
   List<Result> analyze() {
     List<Result> results = new ArrayList<>();
-    List<Cfg.Loop> loops = ctx.cfg.loops();
+    List<Cfg.Loop> loops = ctx.loops();
     for (Cfg.Loop loop : loops) {
-      int line = lineOf(loop.header);
-      boolean nested = false;
-      for (Cfg.Loop other : loops) nested |= other != loop && loop.contains(other.header);
-      if (nested) {
-        results.add(rejected(line, "loop", "contains a nested loop (inner loops are handled on their own)"));
-        continue;
-      }
-      try {
-        results.add(plan(loop, line));
-      } catch (Rejection r) {
-        results.add(rejected(line, "loop", r.getMessage()));
-      }
+      if (parent(loop, loops) == null) analyzeNest(loop, loops, results);
     }
     return results;
+  }
+
+  private void analyzeNest(Cfg.Loop loop, List<Cfg.Loop> loops, List<Result> results) {
+    int line = lineOf(loop.header);
+    Result r;
+    try {
+      r = plan(loop, line);
+    } catch (Rejection e) {
+      r = rejected(line, "loop", e.getMessage());
+    }
+    results.add(r);
+    if (r instanceof Plan) return;
+    for (Cfg.Loop inner : loops) {
+      if (parent(inner, loops) == loop) analyzeNest(inner, loops, results);
+    }
+  }
+
+  /** The innermost loop strictly containing {@code loop}, or null for an outermost loop. */
+  private static Cfg.Loop parent(Cfg.Loop loop, List<Cfg.Loop> loops) {
+    Cfg.Loop parent = null;
+    for (Cfg.Loop other : loops) {
+      if (other == loop || !other.contains(loop.header)) continue;
+      if (parent == null || parent.blocks.cardinality() > other.blocks.cardinality()) parent = other;
+    }
+    return parent;
   }
 
   private Rejected rejected(int line, String kind, String reason) {
@@ -103,16 +123,7 @@ final class LoopAnalyzer {
         || jump.getOpcode() == Opcodes.IFNULL || jump.getOpcode() == Opcodes.IFNONNULL) {
       throw new Rejection("not a counted loop: no exit test at the loop head (do-while, or while(true) with break)");
     }
-    Cfg.Block exit = null;
-    for (Cfg.Block b : cfg.blocks) {
-      if (!loop.contains(b)) continue;
-      for (Cfg.Block s : b.succs) {
-        if (loop.contains(s)) continue;
-        if (b != header || exit != null) throw new Rejection("has an early exit (break, return or a second exit test)");
-        exit = s;
-      }
-    }
-    if (exit == null) throw new Rejection("never exits through its loop test");
+    Cfg.Block exit = ctx.exitOf(loop, "");
     for (TryCatchBlockNode tcb : ctx.method.tryCatchBlocks) {
       if (loop.contains(cfg.blockOf(ctx.method.instructions.indexOf(tcb.handler)))) {
         throw new Rejection("contains a try/catch block");
@@ -126,7 +137,7 @@ final class LoopAnalyzer {
     }
     if (preheader == null) throw new Rejection("is not entered normally");
 
-    BitSet written = writtenLocals(loop);
+    BitSet written = ctx.writtenLocals(loop);
     Frame<BasicValue> entryFrame = ctx.frames[header.start];
     if (entryFrame == null) throw new Rejection("is unreachable");
     if (entryFrame.getStackSize() != 0) throw new Rejection("keeps values on the operand stack across iterations");
@@ -164,7 +175,7 @@ final class LoopAnalyzer {
     SymFrame s = initial.copy();
     walker.execute(header, s);
     s.popCompared(jump);
-    if (!body.stores.isEmpty() || !s.sameLocals(initial)) {
+    if (body.storeCount() != 0 || !s.sameLocals(initial)) {
       throw new Rejection("assigns variables or array elements in its loop condition");
     }
     Cfg.Block first = cfg.blockOf(continueOnJump ? ctx.method.instructions.indexOf(jump.label) : header.end);
@@ -185,14 +196,24 @@ final class LoopAnalyzer {
     if ((up && stepValue < 0) || (down && stepValue > 0) || cond == Cond.EQ) {
       throw new Rejection("the loop variable moves away from its limit");
     }
-    checkCarriedDependencies(body);
+    boolean nest = body.general || !body.statements().stream().allMatch(x -> x instanceof Store)
+        || body.arrays.values().stream().anyMatch(LoopBody.ArraySlot::rows);
+    if (!nest) {
+      try {
+        checkCarriedDependencies(body);
+      } catch (Rejection r) {
+        // Stores at different offsets of one array (c[2*i], c[2*i+1]) are not flat; the nest rules decide.
+        nest = true;
+      }
+    }
     return assemble(loop, line, preheader, exit, ivar, limitRecipe, new LoopShape(cond, stepValue), body, end, written,
-        entryFrame);
+        entryFrame, nest);
   }
 
   private Plan assemble(Cfg.Loop loop, int line, Cfg.Block preheader, Cfg.Block exit, int ivar,
       List<AbstractInsnNode> limitRecipe, LoopShape shape, LoopBody body, SymFrame end, BitSet written,
-      Frame<BasicValue> entryFrame) {
+      Frame<BasicValue> entryFrame, boolean nest) {
+    List<Stmt> statements = body.statements();
     // Locals changed by the body: accumulators (their old value is read) or temporaries (it is not).
     Map<Integer, Node> finals = new LinkedHashMap<>();
     for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
@@ -204,7 +225,7 @@ final class LoopAnalyzer {
       finals.put(k, v.isPrimitive() && primitive ? v.node() : null);
     }
     BitSet carried = new BitSet();
-    for (Store s : body.stores) markAccs(carried, s.index(), s.value(), s.predicate());
+    for (Node n : Stmts.roots(statements)) markAccs(carried, n);
     finals.forEach((k, f) -> {
       if (f != null && Nodes.anyMatch(f, x -> x instanceof Acc a && a.index() == k)) carried.set(k);
     });
@@ -231,41 +252,44 @@ final class LoopAnalyzer {
       if (!finals.containsKey(k)) throw new Rejection("reads local variable " + localName(k) + " before it is assigned");
       accLocals.add(k);
     }
+    List<Node> updates = new ArrayList<>();
+    for (int k : accLocals) updates.add(finals.get(k));
+    NestRules.Decision decision = nest
+        ? NestRules.decide(body, statements, updates, end.epoch(), !accLocals.isEmpty()) : null;
     Map<Integer, Integer> accIndex = new HashMap<>();
     for (int k = 0; k < accLocals.size(); k++) accIndex.put(accLocals.get(k), k);
-    List<Node> roots = new ArrayList<>();
-    for (Store s : body.stores) {
-      roots.add(s.index());
-      roots.add(s.value());
-      roots.add(s.predicate());
-    }
-    for (int k : accLocals) roots.add(finals.get(k));
+    List<Node> roots = Stmts.roots(statements);
+    roots.addAll(updates);
     Map<Param, Param> paramIndex = new LinkedHashMap<>();
     for (Node x : Nodes.postOrder(roots)) {
       if (x instanceof Param p && !paramIndex.containsKey(p)) paramIndex.put(p, new Param(paramIndex.size(), p.type()));
     }
+    boolean[] written2 = nest ? NestRules.writtenArrays(statements, body.arrays.size()) : null;
     UnaryOperator<Node> leaf = x -> {
       if (x instanceof Acc a) return new Acc(accIndex.get(a.index()), a.type());
       if (x instanceof Param p) return paramIndex.get(p);
+      // Reads of arrays the nest never writes are the same value in every segment: one node each.
+      if (x instanceof Load l && l.epoch() != 0 && !written2[l.array()]) {
+        return new Load(l.array(), l.elementType(), l.index(), l.row(), 0);
+      }
       return x;
     };
-    List<Store> stores = new ArrayList<>();
-    for (Store s : body.stores) {
-      stores.add(new Store(s.array(), s.elementType(), Nodes.rewrite(s.index(), leaf), Nodes.rewrite(s.value(), leaf),
-          Nodes.rewrite(s.predicate(), leaf)));
-    }
+    List<Stmt> rewritten = Stmts.rewrite(nest ? NestRules.markParallel(statements, decision) : statements, leaf,
+        (old, now) -> {});
     List<Reduction> reductions = new ArrayList<>();
     List<io.looplift.ir.Type> accTypes = new ArrayList<>();
     for (int j = 0; j < accLocals.size(); j++) {
-      Node update = Nodes.rewrite(finals.get(accLocals.get(j)), leaf);
+      Node update = Nodes.rewrite(updates.get(j), leaf);
       accTypes.add(update.type());
       reductions.add(ReductionClassifier.classify(j, update));
     }
     List<io.looplift.ir.Type> arrayTypes = new ArrayList<>();
     List<List<AbstractInsnNode>> arrayRecipes = new ArrayList<>();
+    List<Integer> rowArrays = new ArrayList<>();
     for (LoopBody.ArraySlot a : body.arrays.values()) {
       arrayTypes.add(a.elementType());
       arrayRecipes.add(a.recipe());
+      if (a.rows()) rowArrays.add(a.slot());
     }
     List<io.looplift.ir.Type> paramTypes = new ArrayList<>();
     List<List<AbstractInsnNode>> paramRecipes = new ArrayList<>();
@@ -273,19 +297,30 @@ final class LoopAnalyzer {
       paramTypes.add(p.type());
       paramRecipes.add(body.paramRecipes.get(old));
     });
-    LoopTemplate template = new LoopTemplate(arrayTypes, paramTypes, accTypes, stores, reductions);
-    String kind = ReductionClassifier.kind(template);
+    LoopTemplate template = new LoopTemplate(arrayTypes, paramTypes, accTypes, rewritten, reductions, rowArrays,
+        nest && decision.ordered());
+    String kind = template.depth() > 1 ? "nest" : ReductionClassifier.kind(template);
+    List<String> parallel = template.depth() > 1 ? parallelNames(ivar, decision, body, template) : List.of();
     LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null,
-        !body.loadAfterStore);
+        !body.loadAfterStore, parallel);
     return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
         accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes);
   }
 
-  private static void markAccs(BitSet carried, Node... nodes) {
-    for (Node n : nodes) {
-      for (Node x : Nodes.postOrder(List.of(n))) {
-        if (x instanceof Acc a) carried.set(a.index());
-      }
+  /**
+   * The source names of the variables of the loops that run in parallel with the default options (the
+   * outermost loop not when its floating-point reductions keep Java's order), the outermost first.
+   */
+  private List<String> parallelNames(int ivar, NestRules.Decision decision, LoopBody body, LoopTemplate template) {
+    List<String> names = new ArrayList<>();
+    if (template.isParallel(false)) names.add(ctx.localName(ivar));
+    for (int id : decision.parallelLoops()) names.add(body.loopVariables.get(id));
+    return names;
+  }
+
+  private static void markAccs(BitSet carried, Node n) {
+    for (Node x : Nodes.postOrder(List.of(n))) {
+      if (x instanceof Acc a) carried.set(a.index());
     }
   }
 
@@ -350,25 +385,7 @@ final class LoopAnalyzer {
     };
   }
 
-  private BitSet writtenLocals(Cfg.Loop loop) {
-    BitSet w = new BitSet();
-    for (Cfg.Block b : ctx.cfg.blocks) {
-      if (!loop.contains(b)) continue;
-      for (int k = b.start; k < b.end; k++) {
-        AbstractInsnNode in = ctx.insns[k];
-        if (in instanceof IincInsnNode ii) w.set(ii.var);
-        else if (in instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE && v.getOpcode() <= Opcodes.ASTORE) w.set(v.var);
-      }
-    }
-    return w;
-  }
-
   private String localName(int k) {
-    if (ctx.method.localVariables != null) {
-      for (LocalVariableNode lv : ctx.method.localVariables) {
-        if (lv.index == k) return "'" + lv.name + "'";
-      }
-    }
-    return "#" + k;
+    return "'" + ctx.localName(k) + "'";
   }
 }

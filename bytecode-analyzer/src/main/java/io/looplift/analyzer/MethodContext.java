@@ -1,8 +1,13 @@
 package io.looplift.analyzer;
 
+import java.util.BitSet;
+import java.util.List;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
@@ -19,6 +24,7 @@ final class MethodContext {
   final Cfg cfg;
   final Frame<BasicValue>[] frames;
   final ClassHierarchy hierarchy;
+  private List<Cfg.Loop> loops;
 
   MethodContext(ClassNode owner, MethodNode method, ClassHierarchy hierarchy) {
     this.owner = owner;
@@ -33,6 +39,12 @@ final class MethodContext {
     }
   }
 
+  /** The method's natural loops (computed once). */
+  List<Cfg.Loop> loops() {
+    if (loops == null) loops = cfg.loops();
+    return loops;
+  }
+
   MethodContext forMethod(MethodNode other) {
     return new MethodContext(owner, other, hierarchy);
   }
@@ -45,6 +57,52 @@ final class MethodContext {
   }
 
   boolean tryCatchBlocksEmpty() { return method.tryCatchBlocks.isEmpty(); }
+
+  /** The locals some instruction of {@code loop} writes. */
+  BitSet writtenLocals(Cfg.Loop loop) {
+    BitSet w = new BitSet();
+    for (Cfg.Block b : cfg.blocks) {
+      if (!loop.contains(b)) continue;
+      for (int k = b.start; k < b.end; k++) {
+        AbstractInsnNode in = insns[k];
+        if (in instanceof IincInsnNode ii) w.set(ii.var);
+        else if (in instanceof VarInsnNode v && v.getOpcode() >= Opcodes.ISTORE && v.getOpcode() <= Opcodes.ASTORE) w.set(v.var);
+      }
+    }
+    return w;
+  }
+
+  /** The source name of local {@code k} ({@code #k} without debug information). */
+  String localName(int k) {
+    if (method.localVariables != null) {
+      for (LocalVariableNode lv : method.localVariables) {
+        if (lv.index == k) return lv.name;
+      }
+    }
+    return "#" + k;
+  }
+
+  /**
+   * The block the head of {@code loop} exits to: the head must be the loop's only way out.
+   *
+   * @param which how reasons name the loop: "" for the loop being offloaded, "an inner loop " otherwise
+   */
+  Cfg.Block exitOf(Cfg.Loop loop, String which) {
+    Cfg.Block exit = null;
+    for (Cfg.Block b : cfg.blocks) {
+      if (!loop.contains(b)) continue;
+      for (Cfg.Block s : b.succs) {
+        if (loop.contains(s)) continue;
+        if (b != loop.header || exit != null) {
+          throw new Rejection((which.isEmpty() ? "has an early exit" : "has " + which + "with an early exit")
+              + " (break, return or a second exit test)");
+        }
+        exit = s;
+      }
+    }
+    if (exit == null) throw new Rejection(which.isEmpty() ? "never exits through its loop test" : "has " + which + "that never exits through its test");
+    return exit;
+  }
 
   /** BasicInterpreter that keeps exact array types, so {@code baload} on byte[] and boolean[] differ. */
   static final class ArrayTypes extends BasicInterpreter {

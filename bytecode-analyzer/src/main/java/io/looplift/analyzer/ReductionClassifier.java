@@ -133,7 +133,7 @@ final class ReductionClassifier {
   /** {@code map}, {@code reduce}, {@code scan} (stores read accumulators) or {@code argmin}/{@code argmax}. */
   static String kind(LoopTemplate t) {
     if (t.reductions().isEmpty()) return "map";
-    for (Store s : t.stores()) {
+    for (Store s : t.allStores()) {
       if (Nodes.readsAccumulator(s.value()) || Nodes.readsAccumulator(s.predicate())) return "scan";
     }
     for (Reduction r : t.reductions()) {

@@ -59,7 +59,8 @@ final class RegionRewriter {
   static List<Region> find(MethodContext ctx, List<LoopAnalyzer.Plan> plans) {
     List<LoopAnalyzer.Plan> maps = new ArrayList<>();
     for (LoopAnalyzer.Plan p : plans) {
-      if (p.accLocals().length == 0) maps.add(p);
+      // Regions fuse their loops: flat maps only.
+      if (p.accLocals().length == 0 && p.site().template().isFlat()) maps.add(p);
     }
     maps.sort(Comparator.comparingInt(p -> p.loop().header.start));
     List<Region> regions = new ArrayList<>();
@@ -305,6 +306,7 @@ final class RegionRewriter {
     }
     il.add(LoopRewriter.bridgeCall(LoopBridge.END_REGION, LoopBridge.END_REGION_DESC));
     il.add(new JumpInsnNode(Opcodes.IFEQ, abort));
+    LoopRewriter.setPending(il, scratch);
     il.add(new JumpInsnNode(Opcodes.GOTO, exit));
     il.add(copyEnd);
     il.add(handler);

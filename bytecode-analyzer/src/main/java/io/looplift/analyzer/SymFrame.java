@@ -9,25 +9,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.Frame;
 import org.objectweb.asm.tree.analysis.Interpreter;
 
 /**
  * The state of one control-flow path through a loop body: the locals and operand stack that ASM's
- * {@link Frame} moves, the path condition (under which the path is taken in an iteration), and the array
- * memory (the elements the iteration has stored so far on this path, with the values a later load of
- * them sees). Array loads and stores go through the memory, so a load of an element stored earlier in the
- * same iteration yields the stored value; every other instruction is ASM's. A new frame's locals are
- * {@link SymValue#UNKNOWN}. Executes only with a {@link SymInterpreter}.
+ * {@link Frame} moves, the path condition (under which the path is taken in an iteration), the array
+ * memory (the elements the current segment has stored so far on this path, with the values a later load of
+ * them sees) and the segment's epoch (see {@link io.looplift.ir.Stmt} and {@link Load#epoch()}). Array loads
+ * and stores go through the memory, so a load of an element stored earlier in the same segment yields the
+ * stored value; static calls go through the frame so that an inlined helper continues the caller's path;
+ * every other instruction is ASM's. A new frame's locals are {@link SymValue#UNKNOWN}. Executes only with a
+ * {@link SymInterpreter}.
  */
 final class SymFrame extends Frame<SymValue> {
   // Set by the constructor and init, not by initializers: init may run before them.
   private Node condition;
   private Map<Element, Node> memory;
+  private int epoch;
 
   SymFrame(int numLocals, int maxStack) {
     super(numLocals, maxStack);
@@ -50,11 +55,36 @@ final class SymFrame extends Frame<SymValue> {
     SymFrame f = (SymFrame) frame;
     condition = f.condition;
     memory = new LinkedHashMap<>(f.memory);
+    epoch = f.epoch;
     return this;
   }
 
   /** The condition under which this path is taken, a boolean IR node. */
   Node condition() { return condition; }
+
+  /** The epoch of the segment this path is in. */
+  int epoch() { return epoch; }
+
+  /**
+   * Starts a new segment on this path, in {@code epoch}: every earlier store has happened, so later loads
+   * read the arrays rather than a remembered value.
+   */
+  void startSegment(int epoch) {
+    this.epoch = epoch;
+    memory.clear();
+  }
+
+  /** Makes this path continue with {@code cond} as its condition: the path of a loop's body starts anew. */
+  void setCondition(Node cond) {
+    condition = cond;
+  }
+
+  /** Continues this path where inlined helper code left it: {@code from}'s condition, memory and epoch. */
+  void continueFrom(SymFrame from) {
+    condition = from.condition;
+    memory = new LinkedHashMap<>(from.memory);
+    epoch = from.epoch;
+  }
 
   /** A copy of this frame for the path that goes on where {@code cond} holds. */
   SymFrame branch(Node cond, SymInterpreter sym) {
@@ -76,14 +106,22 @@ final class SymFrame extends Frame<SymValue> {
         SymValue index = pop();
         Element e = sym.element(insn, pop(), index);
         Node stored = memory.get(e);
-        push(stored != null ? SymValue.primitive(stored, null) : sym.load(e));
+        push(stored != null ? SymValue.primitive(stored, null) : sym.load(e, epoch));
       }
       case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE, Opcodes.BASTORE, Opcodes.CASTORE,
           Opcodes.SASTORE -> {
         SymValue value = pop();
         SymValue index = pop();
-        Element e = sym.store(insn, pop(), index, value, condition);
+        Element e = sym.store(insn, pop(), index, value, condition, epoch);
         memory.put(e, sym.stored(e, value));
+      }
+      case Opcodes.INVOKESTATIC -> {
+        MethodInsnNode mi = (MethodInsnNode) insn;
+        Type[] params = Type.getArgumentTypes(mi.desc);
+        List<SymValue> args = new ArrayList<>();
+        for (int k = 0; k < params.length; k++) args.add(0, pop());
+        SymValue result = sym.invoke(mi, args, this);
+        if (Type.getReturnType(mi.desc).getSort() != Type.VOID) push(result);
       }
       // ASM's Frame executes ret without asking the interpreter.
       case Opcodes.RET -> throw new Rejection("uses subroutines (jsr/ret)");
@@ -149,13 +187,21 @@ final class SymFrame extends Frame<SymValue> {
       for (SymFrame f : in) values.add(f.getStack(d));
       out.push(sym.merge(conds, values, true));
     }
+    out.epoch = first.epoch;
+    for (SymFrame f : in) {
+      // A path that ran an inner loop is in another segment: the join starts one, reading memory anew.
+      if (f.epoch != first.epoch) {
+        out.startSegment(sym.newEpoch());
+        return out;
+      }
+    }
     Map<Element, Node> union = new LinkedHashMap<>();
     for (SymFrame f : in) f.memory.forEach(union::putIfAbsent);
     for (Element e : union.keySet()) {
       List<Node> values = new ArrayList<>();
       for (SymFrame f : in) {
         Node v = f.memory.get(e);
-        values.add(v != null ? v : sym.n(new Load(e.slot(), e.elementType(), e.index())));
+        values.add(v != null ? v : sym.n(new Load(e.slot(), e.elementType(), e.index(), e.row(), out.epoch)));
       }
       out.memory.put(e, sym.select(conds, values));
     }

@@ -7,6 +7,7 @@ import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Call;
 import io.looplift.ir.Const;
 import io.looplift.ir.Convert;
+import io.looplift.ir.Length;
 import io.looplift.ir.Load;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
@@ -31,13 +32,15 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  * {@link Interpreter} that {@link SymFrame} drives: primitive results are IR nodes, hash-consed in one
  * {@link Nodes.Table}; loop-invariant inputs (fields, array lengths, rows of invariant arrays of arrays)
  * become parameters or references of the {@link LoopBody}, each with the recipe that recomputes it before
- * the loop; calls to small static helpers of the same class are inlined by walking the helper with a
- * {@link BlockWalker}. Whatever a loop body may not do is rejected with a {@link Rejection} whose message a
- * user can read.
+ * the loop; rows that change with the loop variables become rows of an array of arrays; calls to small
+ * static helpers of the same class are inlined by walking the helper with a {@link BlockWalker}, inner loops
+ * included. Whatever a loop body may not do is rejected with a {@link Rejection} whose message a user can
+ * read.
  *
- * <p>Two kinds of instructions never reach the ASM operations: the primitive array loads and stores, which
+ * <p>Three kinds of instructions never reach the ASM operations: the primitive array loads and stores, which
  * {@link SymFrame} executes with {@link #element}, {@link #load} and {@link #store} because they consult and
- * update its array memory; and jumps and returns, which {@link BlockWalker} turns into path conditions and
+ * update its array memory; static calls, which it executes with {@link #invoke} so that an inlined helper
+ * continues its path; and jumps and returns, which {@link BlockWalker} turns into path conditions and
  * exits. One instance per loop and pass; not thread-safe.
  */
 final class SymInterpreter extends Interpreter<SymValue> {
@@ -59,6 +62,12 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   /** The canonical instance of {@code node}. */
   Node n(Node node) { return table.intern(node); }
+
+  /** What the loop reads and writes. */
+  LoopBody body() { return body; }
+
+  /** A new epoch of the loop's body (see {@link LoopBody#newEpoch}). */
+  int newEpoch() { return body.newEpoch(); }
 
   /**
    * The IR node of a primitive value.
@@ -152,6 +161,9 @@ final class SymInterpreter extends Interpreter<SymValue> {
         yield field((FieldInsnNode) insn, concat(value.recipe(), insn));
       }
       case Opcodes.ARRAYLENGTH -> {
+        if (value.rowOf() != null) {
+          yield SymValue.primitive(n(new Length(body.slot(value, Opcodes.ARRAYLENGTH).slot(), value.node())), null);
+        }
         if (!value.isInvariant()) throw new Rejection("reads the length of an array that changes inside the loop");
         yield body.param(io.looplift.ir.Type.INT, concat(value.recipe(), insn));
       }
@@ -218,23 +230,19 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * Calls: {@code invokestatic} of a pure JDK method ({@link MathCalls}) or of a small static helper of the
-   * same class that returns a number, which is inlined.
+   * Calls other than {@code invokestatic} (which {@link SymFrame} executes with {@link #invoke}).
    *
    * @throws Rejection for {@code invokevirtual}, {@code invokespecial}, {@code invokeinterface},
-   *     {@code invokedynamic} and {@code multianewarray}, for any other static method, and for a helper
-   *     that is too large, nested too deep, native, abstract or synchronized, has exception handlers or a
-   *     loop, writes an array, or returns no number
+   *     {@code invokedynamic} and {@code multianewarray}
    */
   @Override
   public SymValue naryOperation(AbstractInsnNode insn, List<? extends SymValue> values) {
-    return switch (insn.getOpcode()) {
-      case Opcodes.INVOKESTATIC -> invokeStatic((MethodInsnNode) insn, values);
+    switch (insn.getOpcode()) {
       case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC ->
           throw new Rejection("calls " + describe(insn) + " (not known to be pure)");
       case Opcodes.MULTIANEWARRAY -> throw new Rejection("allocates inside the loop");
       default -> throw unsupported(insn);
-    };
+    }
   }
 
   /**
@@ -312,33 +320,33 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   // ---- array elements (executed by SymFrame) -------------------------------------------------------
 
-  /** The element {@code array[index]} that primitive array load {@code insn} reads. */
+  /** The element {@code array[index]} that primitive array load or store {@code insn} accesses. */
   Element element(AbstractInsnNode insn, SymValue array, SymValue index) {
     Node i = node(index);
     ArraySlot a = body.slot(array, insn.getOpcode());
     if (i.type() != io.looplift.ir.Type.INT) throw new Rejection("uses a non-int index");
-    return new Element(a.slot(), a.elementType(), i);
+    return new Element(a.slot(), a.elementType(), i, a.rows() ? array.node() : null);
   }
 
-  /** A load of {@code e} from the array as it was before the iteration: no store of this path wrote it. */
-  SymValue load(Element e) {
+  /**
+   * A load of {@code e} from the array as it was when segment {@code epoch} began: no store of this path's
+   * segment wrote it.
+   */
+  SymValue load(Element e, int epoch) {
     body.read(e);
-    return SymValue.primitive(n(new Load(e.slot(), e.elementType(), e.index())), null);
+    return SymValue.primitive(n(new Load(e.slot(), e.elementType(), e.index(), e.row(), epoch)), null);
   }
 
   /**
    * Executes primitive array store {@code insn} of {@code value} to {@code array[index]} on a path taken
-   * where {@code cond} holds, and returns the element written.
+   * where {@code cond} holds, in segment {@code epoch}, and returns the element written.
    *
-   * @throws Rejection inside a helper, and for a store the loop cannot offload ({@link LoopBody#write})
+   * @throws Rejection for a store the loop cannot offload ({@link LoopBody#write})
    */
-  Element store(AbstractInsnNode insn, SymValue array, SymValue index, SymValue value, Node cond) {
-    if (depth > 0) throw new Rejection("calls a helper that writes an array");
+  Element store(AbstractInsnNode insn, SymValue array, SymValue index, SymValue value, Node cond, int epoch) {
     Node v = node(value);
-    Node i = node(index);
-    ArraySlot a = body.slot(array, insn.getOpcode());
-    Element e = new Element(a.slot(), a.elementType(), i);
-    body.write(e, v, cond);
+    Element e = element(insn, array, index);
+    body.write(e, v, cond, epoch);
     return e;
   }
 
@@ -379,14 +387,19 @@ final class SymInterpreter extends Interpreter<SymValue> {
     return SymValue.primitive(n(Convert.of(node(x), to)), x.recipe() == null ? null : concat(x.recipe(), insn));
   }
 
-  /** {@code m[r]} with an invariant row index yields an invariant row array (the inner loop over rows). */
-  private static SymValue row(SymValue array, SymValue index, AbstractInsnNode insn) {
-    if (!array.isInvariant() || !index.isInvariant() || array.refType() == null || array.refType().getSort() != Type.ARRAY) {
-      throw new Rejection("reads an object array element that changes inside the loop");
+  /**
+   * {@code m[r]} of an invariant array of arrays: with an invariant row index, an invariant row array (the
+   * inner loop over one row); with an index that changes, a row of {@code m} ({@code double[] ci = c[i]}).
+   */
+  private SymValue row(SymValue array, SymValue index, AbstractInsnNode insn) {
+    if (!array.isInvariant() || array.refType() == null || array.refType().getSort() != Type.ARRAY) {
+      throw new Rejection("reads an element of an object array that changes inside the loop");
     }
     Type elem = Type.getType(array.refType().getDescriptor().substring(1));
     if (elem.getSort() != Type.ARRAY) throw new Rejection("reads an object array (" + array.refType().getClassName() + ")");
-    return SymValue.reference(elem, concat(array.recipe(), index.recipe(), insn));
+    if (index.isInvariant()) return SymValue.reference(elem, concat(array.recipe(), index.recipe(), insn));
+    if (elem.getDimensions() != 1) throw new Rejection("reads an object array (" + array.refType().getClassName() + ")");
+    return SymValue.row(elem, array, node(index));
   }
 
   /** A read of the field {@code insn} names, recomputed before the loop by {@code recipe}. */
@@ -419,7 +432,16 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   // ---- calls ---------------------------------------------------------------------------------------
 
-  private SymValue invokeStatic(MethodInsnNode mi, List<? extends SymValue> args) {
+  /**
+   * Executes {@code invokestatic} of {@code mi} with {@code args} on the path of {@code frame}: a pure JDK
+   * method ({@link MathCalls}) becomes IR; a small static helper of the same class is inlined, its loops and
+   * stores included, continuing the caller's path (its loads see the caller's stores, and the caller sees
+   * its stores). Returns the result, or null for a void helper.
+   *
+   * @throws Rejection for any other method, and for a helper that is too large, nested too deep, native,
+   *     abstract or synchronized, has exception handlers, or returns a reference
+   */
+  SymValue invoke(MethodInsnNode mi, List<SymValue> args, SymFrame frame) {
     Node intrinsic = MathCalls.translate(this, mi, args);
     if (intrinsic != null) return SymValue.primitive(intrinsic, null);
     if (!mi.owner.equals(ctx.owner.name)) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
@@ -429,25 +451,26 @@ final class SymInterpreter extends Interpreter<SymValue> {
       throw new Rejection("calls " + describe(mi) + " (too large or not inlinable)");
     }
     Type ret = Type.getReturnType(mi.desc);
-    if (ret.getSort() == Type.VOID || ret.getSort() == Type.OBJECT || ret.getSort() == Type.ARRAY) {
-      throw new Rejection("calls " + describe(mi) + " (only pure helpers that return a number are inlined)");
+    if (ret.getSort() == Type.OBJECT || ret.getSort() == Type.ARRAY) {
+      throw new Rejection("calls " + describe(mi) + " (only helpers that return a number or nothing are inlined)");
     }
     MethodContext helper = ctx.forMethod(callee);
     depth++;
     try {
-      return SymValue.primitive(inline(helper, args), null);
+      return inline(helper, args, frame, ret.getSort() != Type.VOID);
     } finally {
       depth--;
     }
   }
 
   /**
-   * Executes a loop-free helper on symbolic arguments; its returns merge into one value. The helper starts
-   * on a path of its own: it cannot store, and its loads do not see the caller's stores.
+   * Executes a helper on symbolic arguments, continuing {@code caller}'s path; its returns merge into one
+   * path, which {@code caller} continues from, and one value (null without {@code returnsValue}).
    */
-  private Node inline(MethodContext m, List<? extends SymValue> args) {
+  private SymValue inline(MethodContext m, List<SymValue> args, SymFrame caller, boolean returnsValue) {
     if (!m.tryCatchBlocksEmpty()) throw new Rejection("calls a helper with exception handlers");
     SymFrame entry = new SymFrame(m.method.maxLocals, m.method.maxStack);
+    entry.continueFrom(caller);
     int var = 0;
     for (SymValue a : args) {
       entry.setLocal(var, a);
@@ -455,13 +478,19 @@ final class SymInterpreter extends Interpreter<SymValue> {
     }
     List<Node> conds = new ArrayList<>();
     List<Node> values = new ArrayList<>();
+    List<SymFrame> exits = new ArrayList<>();
     new BlockWalker(m, this).walk(m.cfg.blocks.get(0), entry, b -> true, null, (insn, exit) -> {
-      SymValue v = exit.pop();
-      returnOperation(insn, v, null);
+      if (returnsValue) {
+        SymValue v = exit.pop();
+        returnOperation(insn, v, null);
+        values.add(v.node());
+      }
       conds.add(exit.condition());
-      values.add(v.node());
+      exits.add(exit);
     });
-    return select(conds, values);
+    if (exits.isEmpty()) throw new Rejection("calls a helper that never returns");
+    caller.continueFrom(SymFrame.join(exits, this));
+    return returnsValue ? SymValue.primitive(select(conds, values), null) : null;
   }
 
   /** A call to a JDK method that is pure on primitives, kept as a {@link Call}. */

@@ -131,9 +131,48 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
       scalars[scalars.length - 1] = (int) (start + trips * site.shape().step());
       return true;
     }
+    if (!SITES.get(siteId).template().isFlat()) return runNest(siteId, arrays, scalars, start, limit);
     if (!check(siteId, arrays, scalars, start, limit)) return false;
     run(siteId, arrays, scalars, start, limit);
     return true;
+  }
+
+  /** Loop nests submitted, run to completion by the reference interpreter. */
+  public static int nests;
+
+  /**
+   * Runs a nest on copies of its arrays and copies the results back only when nothing threw: a stand-in for
+   * the runtime's guards (a launch that would fail part-way runs as the original loop, which then fails as
+   * Java does).
+   */
+  private static boolean runNest(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    LoopSite site = SITES.get(siteId);
+    LoopTemplate t = site.template();
+    long trips = site.shape().trips(start, limit);
+    if (trips < 0) return false;
+    int np = t.params().size();
+    long[] params = java.util.Arrays.copyOf(scalars, np);
+    long[] accs = java.util.Arrays.copyOfRange(scalars, np, np + t.accumulators().size());
+    Object[] copies = RewriteRoundTripTest.deepCopy(arrays);
+    try {
+      Interpreter.run(t, copies, params, accs, start, site.shape().step(), (int) trips);
+    } catch (RuntimeException e) {
+      return false;
+    }
+    for (int a = 0; a < arrays.length; a++) copyBack(copies[a], arrays[a]);
+    System.arraycopy(accs, 0, scalars, np, accs.length);
+    scalars[scalars.length - 1] = (int) (start + trips * site.shape().step());
+    submitted++;
+    nests++;
+    return true;
+  }
+
+  private static void copyBack(Object from, Object to) {
+    if (to instanceof Object[] rows) {
+      for (int r = 0; r < rows.length; r++) copyBack(((Object[]) from)[r], rows[r]);
+    } else if (to != null) {
+      System.arraycopy(from, 0, to, 0, Array.getLength(to));
+    }
   }
 
   private static boolean check(int siteId, Object[] arrays, long[] scalars, int start, int limit) {

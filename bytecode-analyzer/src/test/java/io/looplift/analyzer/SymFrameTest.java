@@ -87,7 +87,7 @@ class SymFrameTest {
         .insn(IADD).insn(IRETURN), 1);
     Node next = new Load(0, Type.BYTE, add(Index.I, Const.ofInt(1)));
     assertEquals(add(Convert.of(P0_INT, Type.BYTE), next), r, "the store truncates to byte; x[i + 1] is read");
-    assertEquals(1, body.stores.size());
+    assertEquals(1, body.statements().size());
     assertEquals(1, body.accesses.stream().filter(a -> !a.write()).count(), "only x[i + 1] reads the array");
     assertTrue(body.loadAfterStore);
   }

@@ -1,5 +1,7 @@
 package io.looplift.ir;
 
+import java.util.List;
+
 /**
  * A loop the analyzer looked at: where it is and either what it computes or why it stays as bytecode.
  *
@@ -7,22 +9,32 @@ package io.looplift.ir;
  * @param method method name
  * @param descriptor method descriptor
  * @param line source line of the loop header, or -1 without debug information
- * @param kind {@code map}, {@code reduce}, {@code scan}, {@code argmin}/{@code argmax}, or {@code loop} when rejected
- *     before its shape was known
+ * @param kind {@code map}, {@code reduce}, {@code scan}, {@code argmin}/{@code argmax}, {@code nest} for a loop
+ *     with loops inside, or {@code loop} when rejected before its shape was known
  * @param template the IR; null when rejected
  * @param shape the iteration space; null when rejected
  * @param reason why the loop is not offloaded, readable by a user; null when accepted
  * @param readsBeforeWrites every array load of an iteration comes before its first array store, so the
  *     loop may run with an output that is the same array as an input when both are accessed at the same
  *     element (in-place calls such as {@code scale(x, k, x)})
+ * @param parallel for a nest, the source names of the variables of the loops whose iterations run in
+ *     parallel, outermost first (e.g. {@code [i, j]}); empty otherwise
  */
 public record LoopSite(String className, String method, String descriptor, int line, String kind,
-    LoopTemplate template, LoopShape shape, String reason, boolean readsBeforeWrites) {
+    LoopTemplate template, LoopShape shape, String reason, boolean readsBeforeWrites, List<String> parallel) {
+  public LoopSite {
+    parallel = List.copyOf(parallel);
+  }
 
   /** A site that allows no aliasing between its arrays. */
   public LoopSite(String className, String method, String descriptor, int line, String kind, LoopTemplate template,
       LoopShape shape, String reason) {
-    this(className, method, descriptor, line, kind, template, shape, reason, false);
+    this(className, method, descriptor, line, kind, template, shape, reason, false, List.of());
+  }
+
+  /** How many loops deep the site is: 1 for a loop without loops inside, 0 when rejected. */
+  public int depth() {
+    return template == null ? 0 : template.depth();
   }
 
   public boolean accepted() { return reason == null; }

@@ -2,6 +2,7 @@ package io.looplift.ir;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The IR of one loop site: what one iteration computes, independent of the arrays and scalars of any
@@ -18,34 +19,96 @@ import java.util.List;
  *     memory); only a nest whose outermost body is a {@link Loop#parallel parallel} loop can be offloaded
  *     then, by running that loop's iterations at once and the outermost loop inside each of them
  */
-public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<Stmt> body,
-    List<Reduction> reductions, List<Integer> rowArrays, boolean ordered) {
-  public LoopTemplate {
-    arrays = List.copyOf(arrays);
-    params = List.copyOf(params);
-    accumulators = List.copyOf(accumulators);
-    body = List.copyOf(body);
-    reductions = List.copyOf(reductions);
-    rowArrays = List.copyOf(rowArrays);
+public final class LoopTemplate {
+  private final List<Type> arrays;
+  private final List<Type> params;
+  private final List<Type> accumulators;
+  private final List<Stmt> body;
+  private final List<Reduction> reductions;
+  private final List<Integer> rowArrays;
+  private final boolean ordered;
+  private final boolean flat;
+  private final int hash;
+
+  public LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<Stmt> body,
+      List<Reduction> reductions, List<Integer> rowArrays, boolean ordered) {
+    this.arrays = List.copyOf(arrays);
+    this.params = List.copyOf(params);
+    this.accumulators = List.copyOf(accumulators);
+    this.body = List.copyOf(body);
+    this.reductions = List.copyOf(reductions);
+    this.rowArrays = List.copyOf(rowArrays);
+    this.ordered = ordered;
     if (reductions.size() != accumulators.size()) throw new IllegalArgumentException("one reduction per accumulator");
     if (ordered && !(body.size() == 1 && body.get(0) instanceof Loop l && l.parallel())) {
       throw new IllegalArgumentException("an ordered outer loop needs a parallel loop as its whole body");
     }
+    this.flat = computeFlat();
+    this.hash = Objects.hash(this.arrays, this.params, this.accumulators, this.body, this.reductions, this.rowArrays,
+        ordered);
   }
 
-  /** A flat template: stores only, over one-dimensional arrays. */
+  /** A template without rows or an ordered outer loop: flat when its statements are stores only. */
   public LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<? extends Stmt> stores,
       List<Reduction> reductions) {
     this(arrays, params, accumulators, List.copyOf(stores), reductions, List.of(), false);
   }
 
-  /** True when the body is stores only over one-dimensional arrays (see the class comment). */
+  public List<Type> arrays() { return arrays; }
+
+  public List<Type> params() { return params; }
+
+  public List<Type> accumulators() { return accumulators; }
+
+  /** The statements of one iteration of the outermost loop, in program order. */
+  public List<Stmt> body() { return body; }
+
+  public List<Reduction> reductions() { return reductions; }
+
+  /** The argument slots that are arrays of arrays, whose rows the body reads or writes. */
+  public List<Integer> rowArrays() { return rowArrays; }
+
+  /** See the class comment. */
+  public boolean ordered() { return ordered; }
+
+  /**
+   * True for a flat template: stores only, over one-dimensional arrays, every index {@code scale * i +
+   * offset} with a constant scale ({@link AffineIndex}). Fusion and the flat code paths of guards and
+   * generators handle exactly these; a loop that is not flat runs as a nest even when it has no inner loops.
+   */
   public boolean isFlat() {
+    return flat;
+  }
+
+  private boolean computeFlat() {
     if (!rowArrays.isEmpty() || ordered) return false;
     for (Stmt s : body) {
-      if (!(s instanceof Store)) return false;
+      if (!(s instanceof Store st) || AffineIndex.of(st.index()) == null) return false;
+    }
+    for (Node n : Nodes.postOrder(roots(false))) {
+      if (n instanceof Load l && (l.row() != null || AffineIndex.of(l.index()) == null)) return false;
     }
     return true;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    return other instanceof LoopTemplate t && hash == t.hash && ordered == t.ordered && arrays.equals(t.arrays)
+        && params.equals(t.params) && accumulators.equals(t.accumulators) && body.equals(t.body)
+        && reductions.equals(t.reductions) && rowArrays.equals(t.rowArrays);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
+  }
+
+  @Override
+  public String toString() {
+    return "LoopTemplate[arrays=" + arrays + ", params=" + params + ", accumulators=" + accumulators + ", body=" + body
+        + ", reductions=" + reductions + (rowArrays.isEmpty() ? "" : ", rows=" + rowArrays) + (ordered ? ", ordered" : "")
+        + "]";
   }
 
   /** True when argument {@code a} is an array of arrays whose rows the body reads or writes. */
@@ -165,28 +228,6 @@ public record LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accu
   }
 
   private List<Node> stmtRoots() {
-    List<Node> roots = new ArrayList<>();
-    addRoots(body, roots);
-    return roots;
-  }
-
-  private static void addRoots(List<Stmt> stmts, List<Node> roots) {
-    for (Stmt s : stmts) {
-      if (s instanceof Store st) {
-        roots.add(st.index());
-        roots.add(st.value());
-        roots.add(st.predicate());
-        if (st.row() != null) roots.add(st.row());
-      } else if (s instanceof Loop l) {
-        roots.add(l.start());
-        roots.add(l.limit());
-        roots.add(l.predicate());
-        for (Carried c : l.carried()) {
-          roots.add(c.init());
-          roots.add(c.update());
-        }
-        addRoots(l.body(), roots);
-      }
-    }
+    return Stmts.roots(body);
   }
 }

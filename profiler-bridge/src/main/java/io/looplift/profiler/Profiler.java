@@ -83,7 +83,8 @@ public final class Profiler {
     SiteRecord site = site(siteId);
     if (site == null) return;
     SiteInfo i = site.info;
-    site.info = new SiteInfo(i.className(), i.method(), i.descriptor(), i.line(), i.kind(), "rejected", reason);
+    site.info = new SiteInfo(i.className(), i.method(), i.descriptor(), i.line(), i.kind(), "rejected", reason,
+        i.depth(), i.parallel());
   }
 
   /** Records one run of site {@code siteId} that executor {@code executor} computed in {@code nanos}. */
@@ -194,8 +195,13 @@ public final class Profiler {
           .name("method").value(i.method())
           .name("descriptor").value(i.descriptor())
           .name("line").value(i.line())
-          .name("kind").value(i.kind())
-          .name("status").value(i.status())
+          .name("kind").value(i.kind());
+      if (i.depth() > 1) {
+        w.name("depth").value(i.depth()).name("parallel").beginArray();
+        for (String v : i.parallel()) w.value(v);
+        w.endArray();
+      }
+      w.name("status").value(i.status())
           .name("reason").value(i.reason())
           .name("executor").value(s.executors.mostUsed())
           .name("runs").beginObject()

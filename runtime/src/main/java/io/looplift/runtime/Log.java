@@ -1,5 +1,6 @@
 package io.looplift.runtime;
 
+import io.looplift.executors.ExecutorLog;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -9,7 +10,7 @@ import java.util.function.Consumer;
  * Thread-safe. {@link #debugOnce} and {@link #warnOnce} print a given key at most once, so a loop that
  * falls back a million times logs one line.
  */
-public final class Log {
+public final class Log implements ExecutorLog {
   /** How much is printed: {@code quiet} only warnings, {@code info} also a line per loop, {@code debug} all. */
   public enum Level { QUIET, INFO, DEBUG }
 
@@ -33,6 +34,7 @@ public final class Log {
   public boolean debug() { return level == Level.DEBUG; }
 
   /** Printed whatever the level: something the user asked for did not happen. */
+  @Override
   public void warn(String msg) { sink.accept("looplift: " + msg); }
 
   public void warnOnce(String key, String msg) {
@@ -43,6 +45,7 @@ public final class Log {
     if (info()) warn(msg);
   }
 
+  @Override
   public void debug(String msg) {
     if (debug()) warn(msg);
   }

@@ -47,7 +47,7 @@ final class SiteTable implements SiteRegistry {
       if (known != null) return known;
       String status = site.accepted() ? "offloaded" : "rejected";
       int id = profiler.siteAdded(new SiteInfo(site.className(), site.method(), site.descriptor(),
-          site.line(), site.kind(), status, site.reason()));
+          site.line(), site.kind(), status, site.reason(), Math.max(1, site.depth()), site.parallel()));
       e = new Entry(site, id);
       Entry[] a = entries;
       if (id >= a.length) a = Arrays.copyOf(a, Math.max(a.length * 2, id + 1));
@@ -56,7 +56,8 @@ final class SiteTable implements SiteRegistry {
       ids.put(site, id);
     }
     if (site.accepted()) {
-      log.info("offloaded " + e.where() + " " + site.kind());
+      log.info("offloaded " + e.where() + " " + site.kind()
+          + (site.depth() > 1 ? " of depth " + site.depth() + ", parallel over " + String.join(", ", site.parallel()) : ""));
     } else {
       log.info("rejected " + e.where() + " (" + site.reason() + ")");
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.looplift.apps.ProgramCatalog.Expectation;
 import io.looplift.apps.ProgramCatalog.Program;
@@ -55,8 +54,8 @@ class EndToEndTest {
   @MethodSource("programs")
   void openclExecutorGivesTheSameOutput(Program program) throws Exception {
     LoopReport report = assertUnderAgent(program, "executor=opencl,", null);
-    if (program == ProgramCatalog.DEMO || program == ProgramCatalog.SIGNAL_CHAIN) {
-      assumeTrue(!report.devices().isEmpty(), "no OpenCL device on this machine");
+    if (program == ProgramCatalog.DEMO || program == ProgramCatalog.SIGNAL_CHAIN || program == ProgramCatalog.HOT_TRAPS) {
+      OpenClRequirement.require(!report.devices().isEmpty(), "the report lists no OpenCL device");
       assertTrue(report.loops().stream().anyMatch(l -> "opencl".equals(l.executor()) && l.offloadedRuns() > 0),
           () -> "no loop ran on OpenCL:\n  " + String.join("\n  ", report.loops().stream().map(Object::toString).toList()));
     }

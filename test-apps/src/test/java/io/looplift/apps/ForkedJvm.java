@@ -75,52 +75,127 @@ final class ForkedJvm {
 
   /** Runs {@code mainClass} with extra JVM options and environment variables. */
   static Result run(List<String> jvmOptions, String mainClass, Map<String, String> env) {
-    List<String> cmd = new ArrayList<>();
+    try (Running r = start(List.of(), jvmOptions, mainClass, List.of(), env)) {
+      return r.await();
+    }
+  }
+
+  /**
+   * Starts {@code mainClass} with its {@code args} and extra JVM options, its {@code java} command behind
+   * {@code wrapper} (such as {@code unshare -m ...}, or nothing), and returns without waiting.
+   */
+  static Running start(List<String> wrapper, List<String> jvmOptions, String mainClass, List<String> args,
+      Map<String, String> env) {
+    List<String> cmd = new ArrayList<>(wrapper);
     cmd.add(java());
     cmd.add("-Xmx1g");
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
     cmd.add(appClasses().toString());
     cmd.add(mainClass);
-    return exec(cmd, env);
+    cmd.addAll(args);
+    return start(cmd, env);
+  }
+
+  /**
+   * Starts {@code mainClass} without the agent and returns at once: its stdin and stdout are the returned
+   * process's streams, its stderr goes to {@code stderr}. The caller ends the process.
+   */
+  static Process startWithPipes(String mainClass, Path stderr) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g", "-cp", appClasses().toString(), mainClass));
+    return processBuilder(cmd, Map.of()).redirectError(stderr.toFile()).start();
   }
 
   /** Runs {@code java -jar <agent jar> args...}. */
   static Result agentCli(String... args) {
     List<String> cmd = new ArrayList<>(List.of(java(), "-jar", agentJar().toString()));
     cmd.addAll(List.of(args));
-    return exec(cmd, Map.of());
+    try (Running r = start(cmd, Map.of())) {
+      return r.await();
+    }
   }
 
-  private static Result exec(List<String> cmd, Map<String, String> env) {
+  private static Running start(List<String> cmd, Map<String, String> env) {
     Path out = null;
     Path err = null;
     try {
       out = Files.createTempFile("looplift-stdout", ".txt");
       err = Files.createTempFile("looplift-stderr", ".txt");
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+      ProcessBuilder pb = processBuilder(cmd, env).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
           .redirectOutput(out.toFile()).redirectError(err.toFile());
-      pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
-      pb.environment().putAll(env);
-      Process p = pb.start();
-      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly().waitFor();
-        throw new AssertionError("timed out after " + TIMEOUT_SECONDS + " s: " + String.join(" ", cmd)
-            + "\nstdout:\n" + Files.readString(out, StandardCharsets.ISO_8859_1)
-            + "\nstderr:\n" + Files.readString(err, StandardCharsets.ISO_8859_1));
-      }
-      return new Result(List.copyOf(cmd), p.exitValue(), Files.readString(out, StandardCharsets.ISO_8859_1),
-          Files.readString(err, StandardCharsets.ISO_8859_1));
+      return new Running(List.copyOf(cmd), pb.start(), out, err);
     } catch (IOException e) {
+      deleteQuietly(out);
+      deleteQuietly(err);
       throw new AssertionError("could not run " + String.join(" ", cmd), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted while running " + String.join(" ", cmd), e);
-    } finally {
+    }
+  }
+
+  /** A forked JVM that is running; closing it kills it and what it started, if they still run. */
+  static final class Running implements AutoCloseable {
+    final List<String> command;
+    final Process process;
+    private final Path out;
+    private final Path err;
+
+    private Running(List<String> command, Process process, Path out, Path err) {
+      this.command = command;
+      this.process = process;
+      this.out = out;
+      this.err = err;
+    }
+
+    /** What it printed on stdout so far. */
+    String stdoutSoFar() {
+      try {
+        return Files.readString(out, StandardCharsets.ISO_8859_1);
+      } catch (IOException e) {
+        throw new AssertionError("cannot read the stdout of " + String.join(" ", command), e);
+      }
+    }
+
+    /** Waits up to {@link #TIMEOUT_SECONDS} for it to end; fails (after killing it) when it does not. */
+    Result await() {
+      try {
+        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+          kill();
+          throw new AssertionError("timed out after " + TIMEOUT_SECONDS + " s: " + String.join(" ", command)
+              + "\nstdout:\n" + stdoutSoFar() + "\nstderr:\n" + Files.readString(err, StandardCharsets.ISO_8859_1));
+        }
+        return new Result(command, process.exitValue(), stdoutSoFar(), Files.readString(err, StandardCharsets.ISO_8859_1));
+      } catch (IOException e) {
+        throw new AssertionError("cannot read the output of " + String.join(" ", command), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted while running " + String.join(" ", command), e);
+      }
+    }
+
+    /** Kills it and every process it started. */
+    void kill() {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      try {
+        process.waitFor(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (process.isAlive()) kill();
       deleteQuietly(out);
       deleteQuietly(err);
     }
+  }
+
+  /** A builder for {@code cmd} without the inherited {@code LOOPLIFT_*} variables, with {@code env} added. */
+  private static ProcessBuilder processBuilder(List<String> cmd, Map<String, String> env) {
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
+    pb.environment().putAll(env);
+    return pb;
   }
 
   private static java.io.File nullDevice() {

@@ -6,7 +6,8 @@ import java.util.List;
  * The test programs and what the agent's report must say about their loops when they run with
  * {@code min.length=0}. Methods are named rather than lines, so that editing a program does not silently
  * change what is checked; a method named here holds only the loops its expectation describes (plus, for
- * the row-wise matrix methods, the outer loop over rows, which is not checked).
+ * the row-wise matrix methods whose rows are not offloaded as one nest, the outer loop over rows, which is
+ * not checked).
  */
 final class ProgramCatalog {
   private ProgramCatalog() {}
@@ -66,6 +67,10 @@ final class ProgramCatalog {
     return new Expectation(P + cls, method, Outcome.OFFLOADED, "reduce");
   }
 
+  static Expectation nest(String cls, String method) {
+    return new Expectation(P + cls, method, Outcome.OFFLOADED, "nest");
+  }
+
   static Expectation rejected(String cls, String method) {
     return new Expectation(P + cls, method, Outcome.REJECTED, null);
   }
@@ -117,7 +122,7 @@ final class ProgramCatalog {
       reduce("FeaturePipeline", "countAbove"),
       reduce("FeaturePipeline", "quartileBins"),
       map("FeaturePipeline", "columnSums"),
-      map("FeaturePipeline", "standardizeRows"),
+      nest("FeaturePipeline", "standardizeRows"),
       rejected("FeaturePipeline", "histogram")));
 
   static final Program SIGNAL_CHAIN = new Program(P + "SignalChain", List.of(
@@ -172,6 +177,26 @@ final class ProgramCatalog {
       map("Pipelines", "forwardDifference"),
       map("Pipelines", "shifted")));
 
+  /** Divisions by zero and null dereferences in hot code, counted, between runs of an offloaded map. */
+  static final Program HOT_TRAPS = new Program(P + "HotTraps", List.of(
+      map("HotTraps", "ramp"),
+      map("HotTraps", "scale"),
+      rejected("HotTraps", "main")));
+
+  /** Without arguments, 40 rounds of one loop and a shutdown hook that prints; see {@code OpenClLeavesNoTraceTest}. */
+  static final Program UNTIL_INTERRUPTED = new Program(P + "UntilInterrupted", List.of(
+      map("UntilInterrupted", "relax")));
+
+  /** Loop nests offloaded whole: image filters, row normalization, k nearest neighbours, a matrix product. */
+  static final Program NEST_WORK = new Program(P + "NestWork", List.of(
+      nest("NestWork", "blur"),
+      nest("NestWork", "sobel"),
+      nest("NestWork", "normalizeRows"),
+      nest("NestWork", "distances"),
+      nest("NestWork", "nearest"),
+      nest("NestWork", "matmul"),
+      nest("NestWork", "columnSums")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
-      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES);
+      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK);
 }

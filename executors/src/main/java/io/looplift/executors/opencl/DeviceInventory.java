@@ -1,20 +1,10 @@
 package io.looplift.executors.opencl;
 
-import static org.jocl.CL.*;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import org.jocl.CL;
-import org.jocl.Pointer;
-import org.jocl.Sizeof;
-import org.jocl.cl_device_id;
-import org.jocl.cl_platform_id;
 
 /**
- * The OpenCL devices of this machine, in platform order then device order.
+ * The OpenCL devices of this machine, in platform order then device order, as the OpenCL host process
+ * found them.
  *
  * @param devices every device found, {@link DeviceInfo#index()} equal to its position
  * @param reason one line saying what was found, or why nothing was (no OpenCL library, no platform...)
@@ -24,147 +14,13 @@ public record DeviceInventory(List<DeviceInfo> devices, String reason) {
     devices = List.copyOf(devices);
   }
 
-  /**
-   * Lists the devices. Never throws: without an OpenCL library, an ICD loader or any platform, the
-   * inventory is empty and {@link #reason()} says why. Platforms that fail to answer are skipped.
-   */
-  public static DeviceInventory discover() {
-    try {
-      CL.setExceptionsEnabled(true);
-      int[] count = new int[1];
-      clGetPlatformIDs(0, null, count);
-      if (count[0] == 0) return new DeviceInventory(List.of(), "no OpenCL platform");
-      cl_platform_id[] platforms = new cl_platform_id[count[0]];
-      clGetPlatformIDs(platforms.length, platforms, null);
-      List<DeviceInfo> devices = new ArrayList<>();
-      List<String> failures = new ArrayList<>();
-      for (int p = 0; p < platforms.length; p++) {
-        try {
-          String platformName = platformString(platforms[p], CL_PLATFORM_NAME);
-          cl_device_id[] ids = deviceIds(platforms[p]);
-          for (int d = 0; d < ids.length; d++) devices.add(describe(devices.size(), p, d, platformName, ids[d]));
-        } catch (Throwable t) { // a broken platform must not hide the others
-          failures.add("platform " + p + ": " + oneLine(t));
-        }
-      }
-      String reason = devices.size() + " OpenCL device(s) on " + platforms.length + " platform(s)"
-          + (failures.isEmpty() ? "" : "; skipped " + String.join("; ", failures));
-      return new DeviceInventory(devices, reason);
-    } catch (Throwable t) { // UnsatisfiedLinkError without libOpenCL, CLException without platforms
-      return new DeviceInventory(List.of(), "no OpenCL: " + oneLine(t));
-    }
+  /** An inventory without devices, for {@code reason}. */
+  public static DeviceInventory none(String reason) {
+    return new DeviceInventory(List.of(), reason);
   }
 
   /** True when no device was found. */
   public boolean isEmpty() {
     return devices.isEmpty();
-  }
-
-  /**
-   * The device {@code selector} names: an index into {@link #devices()}, or a case-insensitive substring of
-   * a device's name (the first match); null or blank picks the first GPU, else the first device.
-   */
-  public Optional<DeviceInfo> select(String selector) {
-    if (selector == null || selector.isBlank()) {
-      return devices.stream().filter(d -> d.kind() == DeviceInfo.Kind.GPU).findFirst().or(() -> devices.stream().findFirst());
-    }
-    String s = selector.trim();
-    if (s.chars().allMatch(Character::isDigit)) {
-      int index = Integer.parseInt(s);
-      return index < devices.size() ? Optional.of(devices.get(index)) : Optional.empty();
-    }
-    String needle = s.toLowerCase(Locale.ROOT);
-    return devices.stream().filter(d -> d.name().toLowerCase(Locale.ROOT).contains(needle)).findFirst();
-  }
-
-  /** The platform and device handles of {@code info}, found again by position and checked by name. */
-  static Handles locate(DeviceInfo info) {
-    CL.setExceptionsEnabled(true);
-    int[] count = new int[1];
-    clGetPlatformIDs(0, null, count);
-    cl_platform_id[] platforms = new cl_platform_id[count[0]];
-    clGetPlatformIDs(platforms.length, platforms, null);
-    if (info.platformIndex() >= platforms.length) throw new IllegalStateException("platform gone: " + info);
-    cl_device_id[] ids = deviceIds(platforms[info.platformIndex()]);
-    if (info.deviceIndex() >= ids.length || !deviceString(ids[info.deviceIndex()], CL_DEVICE_NAME).equals(info.name())) {
-      throw new IllegalStateException("device gone: " + info);
-    }
-    return new Handles(platforms[info.platformIndex()], ids[info.deviceIndex()]);
-  }
-
-  /** Native handles of one device. */
-  record Handles(cl_platform_id platform, cl_device_id device) {}
-
-  private static cl_device_id[] deviceIds(cl_platform_id platform) {
-    int[] count = new int[1];
-    clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, null, count);
-    cl_device_id[] ids = new cl_device_id[count[0]];
-    if (ids.length > 0) clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, ids.length, ids, null);
-    return ids;
-  }
-
-  private static DeviceInfo describe(int index, int p, int d, String platform, cl_device_id id) {
-    long type = deviceLong(id, CL_DEVICE_TYPE);
-    DeviceInfo.Kind kind = (type & CL_DEVICE_TYPE_GPU) != 0 ? DeviceInfo.Kind.GPU
-        : (type & CL_DEVICE_TYPE_CPU) != 0 ? DeviceInfo.Kind.CPU
-        : (type & CL_DEVICE_TYPE_ACCELERATOR) != 0 ? DeviceInfo.Kind.ACCELERATOR : DeviceInfo.Kind.OTHER;
-    String extensions = deviceString(id, CL_DEVICE_EXTENSIONS);
-    long doubleConfig = 0;
-    try {
-      doubleConfig = deviceLong(id, CL_DEVICE_DOUBLE_FP_CONFIG);
-    } catch (RuntimeException e) { // devices without doubles may reject the query
-      doubleConfig = 0;
-    }
-    boolean fp64 = extensions.contains("cl_khr_fp64") || doubleConfig != 0;
-    return new DeviceInfo(index, p, d, platform, deviceString(id, CL_DEVICE_NAME), deviceString(id, CL_DEVICE_VENDOR), kind,
-        deviceInt(id, CL_DEVICE_MAX_COMPUTE_UNITS), deviceLong(id, CL_DEVICE_GLOBAL_MEM_SIZE),
-        deviceLong(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE), deviceSize(id, CL_DEVICE_MAX_WORK_GROUP_SIZE), fp64,
-        deviceLong(id, CL_DEVICE_SINGLE_FP_CONFIG), doubleConfig, deviceString(id, CL_DEVICE_OPENCL_C_VERSION),
-        deviceString(id, CL_DRIVER_VERSION));
-  }
-
-  static String deviceString(cl_device_id id, int param) {
-    long[] size = new long[1];
-    clGetDeviceInfo(id, param, 0, null, size);
-    byte[] bytes = new byte[(int) size[0]];
-    clGetDeviceInfo(id, param, bytes.length, Pointer.to(bytes), null);
-    return cString(bytes);
-  }
-
-  private static String platformString(cl_platform_id id, int param) {
-    long[] size = new long[1];
-    clGetPlatformInfo(id, param, 0, null, size);
-    byte[] bytes = new byte[(int) size[0]];
-    clGetPlatformInfo(id, param, bytes.length, Pointer.to(bytes), null);
-    return cString(bytes);
-  }
-
-  private static String cString(byte[] bytes) {
-    int n = 0;
-    while (n < bytes.length && bytes[n] != 0) n++;
-    return new String(bytes, 0, n, StandardCharsets.UTF_8).trim();
-  }
-
-  private static long deviceLong(cl_device_id id, int param) {
-    long[] v = new long[1];
-    clGetDeviceInfo(id, param, Sizeof.cl_ulong, Pointer.to(v), null);
-    return v[0];
-  }
-
-  private static int deviceInt(cl_device_id id, int param) {
-    int[] v = new int[1];
-    clGetDeviceInfo(id, param, Sizeof.cl_uint, Pointer.to(v), null);
-    return v[0];
-  }
-
-  static long deviceSize(cl_device_id id, int param) {
-    long[] v = new long[1];
-    clGetDeviceInfo(id, param, Sizeof.size_t, Pointer.to(v), null);
-    return v[0];
-  }
-
-  static String oneLine(Throwable t) {
-    String message = t.getMessage() == null ? "" : ": " + t.getMessage();
-    return (t.getClass().getSimpleName() + message).replaceAll("\\s+", " ").trim();
   }
 }

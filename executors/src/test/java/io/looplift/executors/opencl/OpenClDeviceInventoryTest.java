@@ -1,11 +1,14 @@
 package io.looplift.executors.opencl;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.looplift.executors.Device;
+import io.looplift.executors.opencl.device.DeviceDiscovery;
+import io.looplift.executors.select.ExecutorChain;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -16,8 +19,8 @@ class OpenClDeviceInventoryTest {
 
   @Test
   void describesEveryDevice() {
-    DeviceInventory inventory = DeviceInventory.discover();
-    assumeFalse(inventory.isEmpty(), inventory.reason());
+    DeviceInventory inventory = DeviceDiscovery.discover();
+    DeviceRequirement.require(!inventory.isEmpty(), inventory.reason());
     System.out.println(inventory.reason());
     for (int d = 0; d < inventory.devices().size(); d++) {
       DeviceInfo info = inventory.devices().get(d);
@@ -34,19 +37,21 @@ class OpenClDeviceInventoryTest {
     assertThrows(UnsupportedOperationException.class, () -> inventory.devices().clear());
   }
 
+  /** {@code opencl.device} picks among the real devices the way the agent does ({@link ExecutorChain#select}). */
   @Test
   void selectsByIndexNameOrDefault() {
-    DeviceInventory inventory = DeviceInventory.discover();
-    assumeFalse(inventory.isEmpty(), inventory.reason());
-    DeviceInfo first = inventory.devices().get(0);
-    assertEquals(first, inventory.select("0").orElseThrow());
+    DeviceInventory inventory = DeviceDiscovery.discover();
+    DeviceRequirement.require(!inventory.isEmpty(), inventory.reason());
+    List<Device> devices = inventory.devices().stream().map(OpenClExecutorProvider::device).toList();
+    Device first = devices.get(0);
+    assertEquals(first, ExecutorChain.select(devices, "0").orElseThrow());
     String part = first.name().substring(0, Math.min(6, first.name().length())).toUpperCase(Locale.ROOT);
-    assertEquals(first.name(), inventory.select(part).orElseThrow().name());
-    assertTrue(inventory.select(String.valueOf(inventory.devices().size())).isEmpty());
-    assertTrue(inventory.select("no such device, surely").isEmpty());
-    DeviceInfo chosen = inventory.select(null).orElseThrow();
-    boolean hasGpu = inventory.devices().stream().anyMatch(d -> d.kind() == DeviceInfo.Kind.GPU);
-    assertEquals(hasGpu ? DeviceInfo.Kind.GPU : first.kind(), chosen.kind());
+    assertEquals(first.name(), ExecutorChain.select(devices, part).orElseThrow().name());
+    assertTrue(ExecutorChain.select(devices, String.valueOf(devices.size())).isEmpty());
+    assertTrue(ExecutorChain.select(devices, "no such device, surely").isEmpty());
+    Device chosen = ExecutorChain.select(devices, null).orElseThrow();
+    boolean hasGpu = devices.stream().anyMatch(d -> d.kind() == Device.Kind.GPU);
+    assertEquals(hasGpu ? Device.Kind.GPU : first.kind(), chosen.kind());
   }
 
   @Test
@@ -69,7 +74,7 @@ class OpenClDeviceInventoryTest {
   public static final class DiscoverMain {
     public static void main(String[] args) {
       try {
-        DeviceInventory inventory = DeviceInventory.discover();
+        DeviceInventory inventory = DeviceDiscovery.discover();
         System.out.println("devices=" + inventory.devices().size());
         System.out.println("reason=" + inventory.reason());
       } catch (Throwable t) {

@@ -30,19 +30,21 @@ class OpenClProgramCacheTest {
 
   @Test
   void secondExecutorLoadsTheBinaryInsteadOfCompiling(@TempDir Path dir) throws Exception {
-    try (OpenClExecutor first = executor(dir)) {
-      runOnce(first);
-      runOnce(first);
-      assertEquals(new ProgramCache.Stats(1, 0, 1, 0), first.programStats());
+    InProcessLink first = link(dir);
+    try (OpenClExecutor ocl = new OpenClExecutor(device(), first)) {
+      runOnce(ocl);
+      runOnce(ocl);
+      assertEquals(new ProgramCache.Stats(1, 0, 1, 0), first.device().programStats());
     }
     assertEquals(1, binaries(dir).size());
-    try (OpenClExecutor second = executor(dir)) { // fresh context, fresh in-memory cache
-      runOnce(second);
-      ProgramCache.Stats stats = second.programStats();
+    InProcessLink second = link(dir); // fresh context, fresh in-memory cache
+    try (OpenClExecutor ocl = new OpenClExecutor(device(), second)) {
+      runOnce(ocl);
+      ProgramCache.Stats stats = second.device().programStats();
       assertEquals(1, stats.diskHits(), stats.toString());
       assertEquals(0, stats.compiles(), stats.toString());
-      runOnce(second);
-      assertEquals(1, second.programStats().memoryHits());
+      runOnce(ocl);
+      assertEquals(1, second.device().programStats().memoryHits());
     }
   }
 
@@ -55,14 +57,16 @@ class OpenClProgramCacheTest {
     byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length / 2] ^= 0x5a;
     Files.write(file, bytes);
-    try (OpenClExecutor second = executor(dir)) {
-      runOnce(second);
-      assertEquals(0, second.programStats().diskHits());
-      assertEquals(1, second.programStats().compiles());
+    InProcessLink second = link(dir);
+    try (OpenClExecutor ocl = new OpenClExecutor(device(), second)) {
+      runOnce(ocl);
+      assertEquals(0, second.device().programStats().diskHits());
+      assertEquals(1, second.device().programStats().compiles());
     }
-    try (OpenClExecutor third = executor(dir)) {
-      runOnce(third);
-      assertEquals(1, third.programStats().diskHits());
+    InProcessLink third = link(dir);
+    try (OpenClExecutor ocl = new OpenClExecutor(device(), third)) {
+      runOnce(ocl);
+      assertEquals(1, third.device().programStats().diskHits());
     }
   }
 

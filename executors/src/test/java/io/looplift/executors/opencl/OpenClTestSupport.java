@@ -2,12 +2,15 @@ package io.looplift.executors.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
+import io.looplift.executors.ExecutorEnvironment;
 import io.looplift.executors.Launch;
+import io.looplift.executors.opencl.device.DeviceDiscovery;
 import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.executors.select.ExecutorChain;
 import io.looplift.ir.Const;
 import io.looplift.ir.Index;
 import io.looplift.ir.Load;
@@ -22,18 +25,34 @@ import java.util.Random;
 
 /** Shared device, data generators and the comparison against the reference executor for OpenCL tests. */
 final class OpenClTestSupport {
-  static final DeviceInventory INVENTORY = DeviceInventory.discover();
+  static final DeviceInventory INVENTORY = DeviceDiscovery.discover();
 
   private OpenClTestSupport() {}
 
-  /** The device under test ({@code opencl.device} selects, as in the agent); skips when there is none. */
+  /** The device under test ({@code opencl.device} selects, as in the agent); see {@link DeviceRequirement}. */
   static DeviceInfo device() {
-    assumeFalse(INVENTORY.isEmpty(), "no OpenCL device: " + INVENTORY.reason());
-    return INVENTORY.select(System.getProperty("opencl.device")).orElseThrow();
+    DeviceRequirement.require(!INVENTORY.isEmpty(), INVENTORY.reason());
+    List<Device> devices = INVENTORY.devices().stream().map(OpenClExecutorProvider::device).toList();
+    return INVENTORY.devices().get(ExecutorChain.select(devices, System.getProperty("opencl.device")).orElseThrow().index());
   }
 
+  /** The device code in this JVM, with programs cached in {@code cacheDir}. */
+  static InProcessLink link(Path cacheDir) throws ExecutionException {
+    return new InProcessLink(device(), new DiskProgramStore(cacheDir), 1 << 30);
+  }
+
+  /** An executor running the device code in this JVM. */
   static OpenClExecutor executor(Path cacheDir) throws ExecutionException {
-    return new OpenClExecutor(device(), new DiskProgramStore(cacheDir), "test");
+    return new OpenClExecutor(device(), link(cacheDir));
+  }
+
+  /** An executor through the OpenCL host process, opened the way the agent opens it. */
+  static OpenClExecutor hostExecutor(Path cacheDir) throws ExecutionException {
+    OpenClExecutorProvider provider = new OpenClExecutorProvider();
+    ExecutorEnvironment env = new ExecutorEnvironment(ExecutionOptions.EXACT, cacheDir, "test", 1);
+    List<Device> devices = provider.devices(env);
+    DeviceRequirement.require(!devices.isEmpty(), provider.inventoryNote());
+    return provider.open(ExecutorChain.select(devices, System.getProperty("opencl.device")).orElseThrow(), env);
   }
 
   static Load load(int slot, Type t) {

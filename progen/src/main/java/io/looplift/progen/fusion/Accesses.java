@@ -1,5 +1,6 @@
 package io.looplift.progen.fusion;
 
+import io.looplift.ir.Length;
 import io.looplift.ir.Load;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Node;
@@ -12,7 +13,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Where a template touches memory: the index of each distinct load and of each store, by array number. */
+/**
+ * Where a template touches memory: the index of each distinct load and of each store, by array number, at
+ * every depth of a nest.
+ */
 final class Accesses {
   private final Map<Integer, List<Node>> loads = new TreeMap<>();
   private final Map<Integer, List<Node>> stores = new TreeMap<>();
@@ -23,8 +27,10 @@ final class Accesses {
     Accesses a = new Accesses();
     for (Node n : Nodes.postOrder(t.roots())) {
       if (n instanceof Load l) a.loads.computeIfAbsent(l.array(), k -> new ArrayList<>()).add(l.index());
+      // The length of a row reads the array of arrays too.
+      if (n instanceof Length l) a.loads.computeIfAbsent(l.array(), k -> new ArrayList<>()).add(l.row());
     }
-    for (Store s : t.stores()) a.stores.computeIfAbsent(s.array(), k -> new ArrayList<>()).add(s.index());
+    for (Store s : t.allStores()) a.stores.computeIfAbsent(s.array(), k -> new ArrayList<>()).add(s.index());
     return a;
   }
 

@@ -16,10 +16,14 @@ import java.util.List;
 final class FusionRules {
   private FusionRules() {}
 
-  /** True when flush loop {@code loop}, whose fragment is {@code fragment}, may join {@code group}. */
+  /**
+   * True when flush loop {@code loop}, whose fragment is {@code fragment}, may join {@code group}. A loop
+   * nest is a kernel of its own: only flat templates fuse.
+   */
   static boolean allow(Flush flush, KernelGroup group, int loop, LoopTemplate fragment, boolean reassociate) {
     QueuedLoop joining = flush.loops().get(loop);
-    return joining.sameRange(flush.loops().get(group.rangeLoop()))
+    return group.body().isFlat() && fragment.isFlat()
+        && joining.sameRange(flush.loops().get(group.rangeLoop()))
         && parallelismAllows(group, joining.template().isParallel(reassociate), reassociate)
         && dependencesAllow(Accesses.of(group.body()), Accesses.of(fragment));
   }

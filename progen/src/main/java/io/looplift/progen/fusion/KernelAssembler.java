@@ -44,6 +44,7 @@ final class KernelAssembler {
    * Repeated until nothing changes, as a dropped store may have held the only such load.
    */
   private static LoopTemplate withoutDeadStores(Flush flush, LoopTemplate body, Set<Integer> loadedLater) {
+    if (!body.isFlat()) return body; // a nest's stores are spread over its loops: all of them are kept
     Accesses accesses = Accesses.of(body);
     List<Store> kept = new ArrayList<>();
     for (Store s : body.stores()) {

@@ -1,13 +1,15 @@
 package io.looplift.progen.fusion;
 
 import io.looplift.ir.Acc;
+import io.looplift.ir.Length;
 import io.looplift.ir.Load;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Param;
 import io.looplift.ir.Reduction;
-import io.looplift.ir.Store;
+import io.looplift.ir.Stmt;
+import io.looplift.ir.Stmts;
 import io.looplift.ir.Type;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,21 +44,20 @@ final class TemplateRewrite {
   private static LoopTemplate rewrite(LoopTemplate t, List<Type> arrays, IntUnaryOperator array, int paramOffset,
       int accOffset, UnaryOperator<Node> replace) {
     UnaryOperator<Node> node = n -> replace.apply(renumber(n, array, paramOffset, accOffset));
-    List<Store> stores = new ArrayList<>();
-    for (Store s : t.stores()) {
-      stores.add(new Store(array.applyAsInt(s.array()), s.elementType(), Nodes.rewrite(s.index(), node),
-          Nodes.rewrite(s.value(), node), Nodes.rewrite(s.predicate(), node)));
-    }
+    List<Stmt> body = Stmts.rewrite(t.body(), array, node);
     List<Reduction> reductions = new ArrayList<>();
     for (Reduction r : t.reductions()) {
       Node element = r.element() == null ? null : Nodes.rewrite(r.element(), node);
       reductions.add(new Reduction(r.acc() + accOffset, r.type(), Nodes.rewrite(r.update(), node), r.op(), element));
     }
-    return new LoopTemplate(arrays, t.params(), t.accumulators(), stores, reductions);
+    List<Integer> rows = new ArrayList<>();
+    for (int a : t.rowArrays()) rows.add(array.applyAsInt(a));
+    return new LoopTemplate(arrays, t.params(), t.accumulators(), body, reductions, rows, t.ordered());
   }
 
   private static Node renumber(Node n, IntUnaryOperator array, int paramOffset, int accOffset) {
-    if (n instanceof Load l) return new Load(array.applyAsInt(l.array()), l.elementType(), l.index());
+    if (n instanceof Load l) return new Load(array.applyAsInt(l.array()), l.elementType(), l.index(), l.row(), l.epoch());
+    if (n instanceof Length l) return new Length(array.applyAsInt(l.array()), l.row());
     if (n instanceof Param p) return new Param(p.index() + paramOffset, p.type());
     if (n instanceof Acc a) return new Acc(a.index() + accOffset, a.type());
     return n;

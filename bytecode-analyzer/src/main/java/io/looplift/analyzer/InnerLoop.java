@@ -1,0 +1,242 @@
+package io.looplift.analyzer;
+
+import io.looplift.ir.Affine;
+import io.looplift.ir.Carried;
+import io.looplift.ir.CarriedVar;
+import io.looplift.ir.Cond;
+import io.looplift.ir.Const;
+import io.looplift.ir.Length;
+import io.looplift.ir.Loop;
+import io.looplift.ir.LoopOut;
+import io.looplift.ir.LoopVar;
+import io.looplift.ir.Node;
+import io.looplift.ir.Nodes;
+import io.looplift.ir.Stmt;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+
+/**
+ * Executes a loop nested in the body being walked as one {@link Loop} statement of that body. The loop must
+ * be counted (its head tests an int variable against a limit the loop does not change, the variable moves
+ * by a constant step, and the head is its only exit); its body is walked once with the variable as
+ * {@link LoopVar} and every local the loop changes as a {@link CarriedVar} placeholder, inner loops in it
+ * in turn; the locals whose value flows from one iteration to the next become its {@link Carried} values,
+ * and the enclosing path continues at the loop's exit with them as {@link LoopOut}s. A loop always starts
+ * and ends a segment of the enclosing body (see {@link io.looplift.ir.Stmt}). Single use.
+ */
+final class InnerLoop {
+  private final MethodContext m;
+  private final SymInterpreter sym;
+  private final Cfg.Loop loop;
+  private final LoopBody body;
+
+  InnerLoop(MethodContext m, SymInterpreter sym, Cfg.Loop loop) {
+    this.m = m;
+    this.sym = sym;
+    this.loop = loop;
+    this.body = sym.body();
+  }
+
+  /** Executes the loop on the path {@code outer} reaches its head with; returns the path leaving it, by exit block. */
+  Map<Cfg.Block, SymFrame> run(SymFrame outer) {
+    Cfg.Block header = loop.header;
+    AbstractInsnNode test = m.insns[header.end - 1];
+    if (!(test instanceof JumpInsnNode jump) || jump.getOpcode() == Opcodes.GOTO
+        || jump.getOpcode() == Opcodes.IFNULL || jump.getOpcode() == Opcodes.IFNONNULL) {
+      throw new Rejection("has an inner loop that is not counted (no exit test at its head)");
+    }
+    Cfg.Block exit = m.exitOf(loop, "an inner loop ");
+    for (TryCatchBlockNode tcb : m.method.tryCatchBlocks) {
+      if (loop.contains(m.cfg.blockOf(m.method.instructions.indexOf(tcb.handler)))) {
+        throw new Rejection("has an inner loop with a try/catch block");
+      }
+    }
+    if (outer.getStackSize() != 0) throw new Rejection("keeps values on the operand stack around an inner loop");
+    Frame<BasicValue> types = m.frames[header.start];
+    if (types == null) throw new Rejection("has an unreachable inner loop");
+    BitSet written = m.writtenLocals(loop);
+    boolean continueOnJump = loop.contains(m.cfg.blockOf(m.method.instructions.indexOf(jump.label)));
+    int id = body.newLoopId();
+    BlockWalker walker = new BlockWalker(m, sym);
+
+    // Which local the exit test compares with a limit the loop does not change.
+    SymFrame probe = iterationStart(outer, written, types, id, -1);
+    walker.execute(header, probe);
+    SymValue[] probed = probe.popCompared(jump);
+    int ivar = -1;
+    boolean ivarLeft = false;
+    for (int side = 0; side < 2; side++) {
+      if (probed[side].node() instanceof CarriedVar c && c.loop() == id && c.type() == io.looplift.ir.Type.INT
+          && probed[1 - side].isPrimitive() && !mentions(probed[1 - side].node(), id)) {
+        ivar = c.slot();
+        ivarLeft = side == 0;
+      }
+    }
+    if (ivar < 0) {
+      throw new Rejection("has an inner loop that is not counted (its exit test does not compare an int variable"
+          + " with a limit the loop does not change)");
+    }
+    Cond cond = BlockWalker.jumpCond(jump);
+    if (!continueOnJump) cond = cond.negate();
+    if (!ivarLeft) cond = cond.mirror();
+
+    SymValue startValue = outer.getLocal(ivar);
+    if (!startValue.isPrimitive()) throw new Rejection("has an inner loop whose variable is not set before it");
+    int entryEpoch = outer.epoch();
+    SymFrame initial = iterationStart(outer, written, types, id, ivar);
+    SymFrame s = initial.copy();
+    int storesBefore = body.storeCount();
+    walker.execute(header, s);
+    Node limit = s.popCompared(jump)[ivarLeft ? 1 : 0].node();
+    if (body.storeCount() != storesBefore || !s.sameLocals(initial)) {
+      throw new Rejection("assigns variables or array elements in the condition of an inner loop");
+    }
+    checkBound(startValue.node(), "start");
+    checkBound(limit, "limit");
+
+    body.openLoop();
+    Cfg.Block first = m.cfg.blockOf(continueOnJump ? m.method.instructions.indexOf(jump.label) : header.end);
+    List<SymFrame> back = first == header ? List.of(s) : walker.walk(first, s, loop::contains, header, (insn, f) -> {
+      throw new Rejection("returns from inside an inner loop");
+    });
+    List<Stmt> stmts = body.closeLoop();
+    if (back.isEmpty()) throw new Rejection("has an inner loop that never repeats");
+    SymFrame end = SymFrame.join(back, sym);
+    int step = step(end.getLocal(ivar), id, cond);
+
+    // The locals whose value at the start of an iteration is read: those the loop carries.
+    Map<Integer, Node> finals = new HashMap<>();
+    for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
+      if (k == ivar) continue;
+      SymValue v = end.getLocal(k);
+      finals.put(k, v.isPrimitive() ? v.node() : null);
+    }
+    BitSet carried = new BitSet();
+    for (Node n : body.nodes(stmts)) markPlaceholders(carried, n, id);
+    finals.forEach((k, f) -> {
+      if (f != null && Nodes.anyMatch(f, x -> x instanceof CarriedVar c && c.loop() == id && c.slot() == k)) carried.set(k);
+    });
+    boolean grew = true;
+    while (grew) {
+      int before = carried.cardinality();
+      for (int k = carried.nextSetBit(0); k >= 0; k = carried.nextSetBit(k + 1)) {
+        Node f = finals.get(k);
+        if (f == null) throw new Rejection("carries a value of changing type across the iterations of an inner loop");
+        markPlaceholders(carried, f, id);
+      }
+      grew = carried.cardinality() != before;
+    }
+    BitSet live = Liveness.liveAtEntry(m, exit);
+    if (live.get(ivar)) throw new Rejection("uses the variable of an inner loop after it (" + localName(ivar) + ")");
+    for (Integer k : finals.keySet()) {
+      if (!carried.get(k) && live.get(k)) {
+        throw new Rejection("local variable " + localName(k) + " is assigned in an inner loop and used after it");
+      }
+    }
+
+    // Carried values numbered in local order; the placeholders become slot numbers.
+    List<Integer> locals = new ArrayList<>();
+    for (int k = carried.nextSetBit(0); k >= 0; k = carried.nextSetBit(k + 1)) locals.add(k);
+    Map<Node, Node> slotOf = new HashMap<>();
+    for (int slot = 0; slot < locals.size(); slot++) {
+      io.looplift.ir.Type t = finals.get(locals.get(slot)).type();
+      slotOf.put(new CarriedVar(id, locals.get(slot), t), new CarriedVar(id, slot, t));
+    }
+    List<Carried> values = new ArrayList<>();
+    for (int k : locals) {
+      Node update = Nodes.rewrite(finals.get(k), x -> slotOf.getOrDefault(x, x));
+      SymValue init = outer.getLocal(k);
+      if (!init.isPrimitive() || init.node().type() != update.type()) {
+        throw new Rejection("reads local variable " + localName(k) + " in an inner loop before it is assigned");
+      }
+      values.add(new Carried(update.type(), init.node(), update));
+    }
+    Loop l = new Loop(id, startValue.node(), limit, cond, step, values,
+        body.rewrite(stmts, x -> slotOf.getOrDefault(x, x)), outer.condition(), false);
+    body.add(l, entryEpoch);
+    body.updateEpochs.put(id, end.epoch());
+    body.loopVariables.put(id, m.localName(ivar));
+
+    SymFrame after = outer.copy();
+    for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
+      int slot = locals.indexOf(k);
+      after.setLocal(k, slot < 0 ? SymValue.UNKNOWN
+          : SymValue.primitive(sym.n(new LoopOut(id, slot, values.get(slot).type())), null));
+    }
+    after.startSegment(sym.newEpoch());
+    return Map.of(exit, after);
+  }
+
+  /**
+   * The path at the start of an iteration: {@code outer}'s locals, except that the variable {@code ivar} is
+   * {@link LoopVar}({@code id}) (none when -1) and the other locals the loop writes are placeholders:
+   * {@link CarriedVar}({@code id}, local) for numbers, unknown for references, which each iteration must
+   * assign before it reads them.
+   */
+  private SymFrame iterationStart(SymFrame outer, BitSet written, Frame<BasicValue> types, int id, int ivar) {
+    SymFrame f = outer.copy();
+    f.setCondition(Const.TRUE);
+    f.startSegment(sym.newEpoch());
+    for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
+      BasicValue t = k < types.getLocals() ? types.getLocal(k) : null;
+      if (k == ivar) {
+        f.setLocal(k, SymValue.primitive(sym.n(new LoopVar(id)), null));
+      } else if (t == null || t.isReference() || t == BasicValue.UNINITIALIZED_VALUE || t == BasicValue.RETURNADDRESS_VALUE) {
+        f.setLocal(k, SymValue.UNKNOWN);
+      } else {
+        f.setLocal(k, SymValue.primitive(sym.n(new CarriedVar(id, k, LoopAnalyzer.irType(t))), null));
+      }
+    }
+    return f;
+  }
+
+  /** The constant step by which the loop variable moves, checked against the direction of the exit test. */
+  private static int step(SymValue next, int id, Cond cond) {
+    Affine a = next.isPrimitive() ? Affine.of(next.node()) : null;
+    if (a == null || a.coefficients().size() != 1 || !a.coefficient(new LoopVar(id)).equals(Const.ofInt(1))
+        || !(a.constant() instanceof Const c) || c.intValue() == 0) {
+      throw new Rejection("has an inner loop whose variable does not change by a constant step");
+    }
+    int step = c.intValue();
+    boolean up = cond == Cond.LT || cond == Cond.LE;
+    boolean down = cond == Cond.GT || cond == Cond.GE;
+    if ((up && step < 0) || (down && step > 0) || cond == Cond.EQ) {
+      throw new Rejection("has an inner loop whose variable moves away from its limit");
+    }
+    return step;
+  }
+
+  /**
+   * A bound guards can check: affine in the enclosing loops' variables, or the length of a row
+   * ({@code j < r.length}).
+   */
+  private static void checkBound(Node bound, String what) {
+    if (Affine.of(bound) != null) return;
+    if (bound instanceof Length len && Affine.of(len.row()) != null) return;
+    throw new Rejection("has an inner loop whose " + what + " is not affine in the enclosing loop variables");
+  }
+
+  /** True when {@code n} reads loop {@code id}'s variable or a value it carries. */
+  private static boolean mentions(Node n, int id) {
+    return Nodes.anyMatch(n, x -> (x instanceof LoopVar v && v.loop() == id) || (x instanceof CarriedVar c && c.loop() == id));
+  }
+
+  private static void markPlaceholders(BitSet carried, Node n, int id) {
+    for (Node x : Nodes.postOrder(List.of(n))) {
+      if (x instanceof CarriedVar c && c.loop() == id) carried.set(c.slot());
+    }
+  }
+
+  private String localName(int k) {
+    return "'" + m.localName(k) + "'";
+  }
+}

@@ -1,0 +1,130 @@
+package io.looplift.analyzer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.ir.LoopSite;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Rewrites {@link NestShapes} as the agent would and runs each nest in the original and the rewritten class
+ * on the same inputs (the rewritten one through the reference interpreter), requiring identical results and
+ * arrays; checks which nests are offloaded whole, with which loops parallel, and which are not.
+ */
+class NestRoundTripTest {
+  private static Rewritten nests;
+
+  @BeforeAll
+  static void rewrite() throws Exception {
+    nests = new Rewritten(NestShapes.class);
+  }
+
+  private static double[] doubles(Random r, int n) {
+    double[] d = new double[n];
+    for (int i = 0; i < n; i++) d[i] = r.nextGaussian();
+    return d;
+  }
+
+  private static float[] floats(Random r, int n) {
+    float[] f = new float[n];
+    for (int i = 0; i < n; i++) f[i] = r.nextFloat() * 4 - 2;
+    return f;
+  }
+
+  private static double[][] matrix(Random r, int rows, int cols) {
+    double[][] m = new double[rows][];
+    for (int i = 0; i < rows; i++) m[i] = doubles(r, cols);
+    return m;
+  }
+
+  static Stream<Object[]> offloaded() {
+    Random r = new Random(7);
+    int n = 13;
+    return Stream.of(
+        new Object[] {"matmul", List.of("i", "j"), new Object[] {doubles(r, n * n), doubles(r, n * n), new double[n * n], n}},
+        new Object[] {"matmulRows", List.of("i"), new Object[] {matrix(r, n, n), matrix(r, n, 9), matrix(r, n, 9)}},
+        new Object[] {"conv", List.of("i"), new Object[] {floats(r, 200), floats(r, 7), new float[200]}},
+        new Object[] {"nbody", List.of("i"), new Object[] {floats(r, 50), floats(r, 50), new float[50], new float[50]}},
+        new Object[] {"jacobi", List.of("y", "x"), new Object[] {floats(r, 12 * 9), new float[12 * 9], 12, 9}},
+        new Object[] {"rowdots", List.of("i"), new Object[] {matrix(r, 11, 17), doubles(r, 17), new double[11]}},
+        new Object[] {"axpyRows", List.of("r", "k"), new Object[] {0.5, doubles(r, 6), matrix(r, 9, 6)}},
+        new Object[] {"lowerRowSums", List.of("i"), new Object[] {doubles(r, n * n), new double[n], n}},
+        new Object[] {"normalizeRows", List.of("i"), new Object[] {matrix(r, 8, 5), }},
+        new Object[] {"columnSums", List.of("j"), new Object[] {doubles(r, 10 * 6), new double[6], 10, 6}},
+        new Object[] {"interleave", List.of(), new Object[] {doubles(r, 20), doubles(r, 20), new double[40]}},
+        new Object[] {"strided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4, 9}});
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("offloaded")
+  void aNestRunsAsOneLaunchWithJavasResults(String name, List<String> parallel, Object[] args) throws Exception {
+    LoopSite site = nests.site(name, null);
+    assertNotNull(site, name + " not seen");
+    assertTrue(site.accepted(), name + " rejected: " + site.reason());
+    assertEquals(parallel, site.parallel(), name + " parallel loops");
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults(name, args);
+    assertTrue(InterpretingDispatcher.submitted > before, name + " never offloaded");
+  }
+
+  @Test
+  void theNestIsOneSiteWhoseInnerLoopsAreNotReportedApart() {
+    LoopSite matmul = nests.site("matmul", null);
+    assertEquals("nest", matmul.kind());
+    assertEquals(3, matmul.depth());
+    assertEquals(1, nests.sites("matmul").size(), "one site for the whole nest: " + nests.sites("matmul"));
+    assertEquals(2, nests.site("conv", null).depth());
+    assertEquals("map", nests.site("interleave", null).kind());
+  }
+
+  @Test
+  void aDependenceCarriedByTheOuterLoopIsNeverOneLaunch() throws Exception {
+    List<LoopSite> sites = nests.sites("prefixRows");
+    assertFalse(sites.get(0).accepted(), "the outer loop: " + sites.get(0));
+    assertTrue(sites.get(0).reason().contains("another iteration writes"), sites.get(0).reason());
+    Random r = new Random(3);
+    assertSameResults("prefixRows", new Object[] {matrix(r, 6, 5)});
+  }
+
+  @Test
+  void aValueReadBeforeAnInnerLoopThatChangesItIsNotOffloadedAsOne() throws Exception {
+    LoopSite outer = nests.sites("staleValue").get(0);
+    assertFalse(outer.accepted());
+    assertTrue(outer.reason().contains("read before an inner loop"), outer.reason());
+    Random r = new Random(5);
+    assertSameResults("staleValue", new Object[] {doubles(r, 8), doubles(r, 5), new double[8]});
+  }
+
+  @Test
+  void aTriangleThatRunsOutOfRangeThrowsAsJavaDoes() throws Exception {
+    assertTrue(nests.site("triangleOutOfRange", null).accepted());
+    Random r = new Random(9);
+    int n = 6;
+    Object[] args = {doubles(r, n * n), new double[n], n};
+    Object[] plain = RewriteRoundTripTest.deepCopy(args);
+    Object[] lifted = RewriteRoundTripTest.deepCopy(args);
+    Object expected = Rewritten.invoke(nests.original, "triangleOutOfRange", plain);
+    Object actual = Rewritten.invoke(nests.lifted, "triangleOutOfRange", lifted);
+    assertEquals(ArrayIndexOutOfBoundsException.class.getName(), expected);
+    assertEquals(expected, actual);
+    assertTrue(Arrays.deepEquals(plain, lifted), "the same partial writes");
+  }
+
+  private static void assertSameResults(String name, Object[] args) throws Exception {
+    Object[] plain = RewriteRoundTripTest.deepCopy(args);
+    Object[] lifted = RewriteRoundTripTest.deepCopy(args);
+    Object expected = Rewritten.invoke(nests.original, name, plain);
+    Object actual = Rewritten.invoke(nests.lifted, name, lifted);
+    assertEquals(String.valueOf(expected), String.valueOf(actual), name);
+    assertTrue(Arrays.deepEquals(plain, lifted), name + ": arrays differ");
+  }
+}

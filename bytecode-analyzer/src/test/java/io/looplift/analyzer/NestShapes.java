@@ -1,0 +1,173 @@
+package io.looplift.analyzer;
+
+/** Loop nests as javac compiles them, the shapes real numeric Java is made of; each returns a checksum. */
+public class NestShapes {
+  static double sum(double[] a) {
+    double s = 0;
+    for (double d : a) s += d;
+    return s;
+  }
+
+  static double sum(double[][] m) {
+    double s = 0;
+    for (double[] r : m) s += sum(r);
+    return s;
+  }
+
+  public static double matmul(double[] a, double[] b, double[] c, int n) {
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];
+        c[i * n + j] = s;
+      }
+    }
+    return sum(c);
+  }
+
+  /** The i-k-j form over rows: a loop-invariant row of b inside the k loop, the row of c of each i. */
+  public static double matmulRows(double[][] a, double[][] b, double[][] c) {
+    for (int i = 0; i < a.length; i++) {
+      double[] ci = c[i];
+      for (int k = 0; k < b.length; k++) {
+        double aik = a[i][k];
+        double[] bk = b[k];
+        for (int j = 0; j < ci.length; j++) ci[j] += aik * bk[j];
+      }
+    }
+    return sum(c);
+  }
+
+  public static double conv(float[] x, float[] w, float[] y) {
+    for (int i = 0; i < x.length - w.length; i++) {
+      float s = 0f;
+      for (int t = 0; t < w.length; t++) s += w[t] * x[i + t];
+      y[i] = s;
+    }
+    double s = 0;
+    for (float v : y) s += v;
+    return s;
+  }
+
+  public static double nbody(float[] px, float[] py, float[] ax, float[] ay) {
+    for (int i = 0; i < px.length; i++) {
+      float fx = 0f, fy = 0f;
+      for (int j = 0; j < px.length; j++) {
+        float dx = px[j] - px[i], dy = py[j] - py[i];
+        float d2 = dx * dx + dy * dy + 1e-3f;
+        float inv = 1f / (d2 * (float) Math.sqrt(d2));
+        fx += dx * inv;
+        fy += dy * inv;
+      }
+      ax[i] = fx;
+      ay[i] = fy;
+    }
+    double s = 0;
+    for (int i = 0; i < ax.length; i++) s += ax[i] * 3 + ay[i];
+    return s;
+  }
+
+  public static double jacobi(float[] in, float[] out, int w, int h) {
+    for (int y = 1; y < h - 1; y++) {
+      for (int x = 1; x < w - 1; x++) {
+        out[y * w + x] = 0.25f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);
+      }
+    }
+    double s = 0;
+    for (float v : out) s += v;
+    return s;
+  }
+
+  static double rowDot(double[] r, double[] v) {
+    double s = 0;
+    for (int j = 0; j < r.length; j++) s += r[j] * v[j];
+    return s;
+  }
+
+  /** A helper with a loop, called on each row: inlined into the nest. */
+  public static double rowdots(double[][] rows, double[] v, double[] out) {
+    for (int i = 0; i < rows.length; i++) out[i] = rowDot(rows[i], v);
+    return sum(out);
+  }
+
+  static void axpy(double alpha, double[] x, double[] y) {
+    for (int k = 0; k < x.length; k++) y[k] += alpha * x[k];
+  }
+
+  /** A helper with a loop that writes the row it is given. */
+  public static double axpyRows(double alpha, double[] x, double[][] rows) {
+    for (int r = 0; r < rows.length; r++) axpy(alpha * r, x, rows[r]);
+    return sum(rows);
+  }
+
+  /** A triangular inner loop: the lower triangle's row sums. */
+  public static double lowerRowSums(double[] a, double[] out, int n) {
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = 0; j <= i; j++) s += a[i * n + j];
+      out[i] = s;
+    }
+    return sum(out);
+  }
+
+  /** A row reduction, then a row map that uses its result, on the rows of a matrix it writes. */
+  public static double normalizeRows(double[][] m) {
+    for (int i = 0; i < m.length; i++) {
+      double s = 1e-9;
+      for (int j = 0; j < m[i].length; j++) s += Math.abs(m[i][j]);
+      for (int j = 0; j < m[i].length; j++) m[i][j] = m[i][j] / s;
+    }
+    return sum(m);
+  }
+
+  /** Parallel over j only: the outer loop runs in order inside each column. */
+  public static double columnSums(double[] m, double[] colsum, int rows, int cols) {
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) colsum[j] += m[i * cols + j];
+    }
+    return sum(colsum);
+  }
+
+  /** Two stores per iteration at different elements of one array. */
+  public static double interleave(double[] re, double[] im, double[] out) {
+    for (int i = 0; i < re.length; i++) {
+      out[2 * i] = re[i];
+      out[2 * i + 1] = im[i];
+    }
+    return sum(out);
+  }
+
+  /** A stride known only at run time. */
+  public static double strided(double[] a, double[] out, int off, int stride, int n) {
+    for (int i = 0; i < n; i++) out[off + i * stride] = a[i] * 2;
+    return sum(out);
+  }
+
+  /** A dependence carried by the outer loop: never one launch. */
+  public static double prefixRows(double[][] a) {
+    for (int i = 1; i < a.length; i++) {
+      for (int j = 0; j < a[i].length; j++) a[i][j] = a[i - 1][j] + a[i][j];
+    }
+    return sum(a);
+  }
+
+  /** A triangular bound that runs out of the array part-way: the original loop must throw as Java does. */
+  public static double triangleOutOfRange(double[] a, double[] out, int n) {
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = 0; j <= 2 * i; j++) s += a[i * n + j];
+      out[i] = s;
+    }
+    return sum(out);
+  }
+
+  /** A value read before an inner loop that changes it, used after the loop. */
+  public static double staleValue(double[] y, double[] x, double[] z) {
+    for (int i = 0; i < y.length; i++) {
+      double old = y[i];
+      for (int k = 0; k < x.length; k++) y[i] += x[k];
+      z[i] = old;
+    }
+    return sum(z) + sum(y);
+  }
+}

@@ -1,0 +1,35 @@
+package io.looplift.executors.opencl;
+
+import io.looplift.executors.ExecutionException;
+import io.looplift.progen.opencl.OpenClKernel;
+
+/**
+ * How an {@link OpenClExecutor} reaches its device: shared memory to stage a launch's arrays in, and a way
+ * to run a {@link KernelLaunch} over it. In the program's JVM this is the OpenCL host process; tests also
+ * run the device code in their own JVM through it. Thread-safe.
+ */
+public interface DeviceLink extends AutoCloseable {
+  /**
+   * Shared memory for one launch: one block of {@code blockBytes[b]} bytes for each {@code b}, which the
+   * caller fills, names in a {@link KernelLaunch}, reads results from, and closes.
+   *
+   * @throws ExecutionException when that much shared memory cannot be had
+   */
+  Staging stage(long[] blockBytes) throws ExecutionException;
+
+  /**
+   * Runs {@code launch} of {@code kernel} to completion: on return, every buffer's read-back range is in its
+   * pieces.
+   *
+   * @throws ExecutionException when the launch did not run to completion; the caller must then not use
+   *     what its pieces hold
+   */
+  LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException;
+
+  /** False once the link has failed for good (its device side died or stopped answering) or was closed. */
+  boolean usable();
+
+  /** Ends the link and frees its shared memory; waits for nothing. */
+  @Override
+  void close();
+}

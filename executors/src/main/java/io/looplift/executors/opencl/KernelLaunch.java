@@ -1,0 +1,78 @@
+package io.looplift.executors.opencl;
+
+import io.looplift.ir.Type;
+import java.util.List;
+
+/**
+ * What the device side does for one launch of a kernel, in terms a device understands: its arguments in
+ * kernel order and the NDRange. Array contents never travel in here: a {@link Buffer} names the
+ * {@link Piece}s of shared memory that hold its bytes, which the device copies in before and (over the range
+ * the kernel may write) back out after the kernel.
+ *
+ * @param args the kernel's arguments, in order
+ * @param globalSize the NDRange's global size, a multiple of {@code localSize}
+ * @param localSize the work-group size
+ */
+public record KernelLaunch(List<Arg> args, long globalSize, int localSize) {
+  public KernelLaunch {
+    args = List.copyOf(args);
+    if (localSize < 1 || globalSize % localSize != 0) {
+      throw new IllegalArgumentException("global size " + globalSize + ", local size " + localSize);
+    }
+  }
+
+  /** One kernel argument. */
+  public sealed interface Arg permits Buffer, Scalar {}
+
+  /**
+   * A {@code __global} buffer.
+   *
+   * @param pieces where its bytes lie in shared memory, in order; together they are the whole buffer
+   * @param upload the device buffer starts as a copy of the pieces (otherwise its contents are undefined)
+   * @param written the kernel may write the buffer
+   * @param readFrom the first byte copied back into the pieces after the kernel
+   * @param readLength how many bytes are copied back; 0 for none
+   */
+  public record Buffer(List<Piece> pieces, boolean upload, boolean written, long readFrom, long readLength)
+      implements Arg {
+    public Buffer {
+      pieces = List.copyOf(pieces);
+      long bytes = pieces.stream().mapToLong(Piece::length).sum();
+      if (bytes == 0 || readFrom < 0 || readLength < 0 || readFrom + readLength > bytes || (readLength > 0 && !written)) {
+        throw new IllegalArgumentException("buffer of " + bytes + " bytes, read back " + readFrom + "+" + readLength
+            + (written ? "" : ", read-only"));
+      }
+    }
+
+    /** The buffer's size in bytes. */
+    public long bytes() {
+      return pieces.stream().mapToLong(Piece::length).sum();
+    }
+  }
+
+  /**
+   * A scalar of type {@code int}, {@code long}, {@code float} or {@code double}.
+   *
+   * @param bits the value's raw bits (see {@link io.looplift.ir.Const})
+   */
+  public record Scalar(Type type, long bits) implements Arg {
+    public Scalar {
+      if (type != Type.INT && type != Type.LONG && type != Type.FLOAT && type != Type.DOUBLE) {
+        throw new IllegalArgumentException("scalar of type " + type);
+      }
+    }
+  }
+
+  /**
+   * A range of bytes in one shared-memory segment.
+   *
+   * @param segment the segment's id, as both sides know it
+   * @param offset the first byte
+   * @param length how many bytes
+   */
+  public record Piece(int segment, int offset, int length) {
+    public Piece {
+      if (offset < 0 || length <= 0) throw new IllegalArgumentException("piece " + offset + "+" + length);
+    }
+  }
+}

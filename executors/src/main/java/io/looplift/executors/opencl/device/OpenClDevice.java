@@ -1,0 +1,272 @@
+package io.looplift.executors.opencl.device;
+
+import static org.jocl.CL.*;
+
+import io.looplift.executors.ExecutionException;
+import io.looplift.executors.opencl.DeviceInfo;
+import io.looplift.executors.opencl.KernelLaunch;
+import io.looplift.executors.opencl.LaunchTimings;
+import io.looplift.executors.opencl.OneLine;
+import io.looplift.ir.Type;
+import io.looplift.progen.opencl.OpenClKernel;
+import io.looplift.tracecache.DiskProgramStore;
+import io.looplift.tracecache.ProgramBuildException;
+import io.looplift.tracecache.ProgramCache;
+import io.looplift.tracecache.ProgramKey;
+import io.looplift.tracecache.ProgramLease;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_context_properties;
+import org.jocl.cl_device_id;
+import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
+import org.jocl.cl_program;
+
+/**
+ * One OpenCL device opened through JOCL: a context, command queues, and its programs cached in memory and as
+ * device binaries on disk ({@link ProgramCache}). Runs {@link KernelLaunch}es over shared memory. Loads the
+ * driver: this runs in the OpenCL host process (and in the tests of the device code).
+ *
+ * <p>Per launch: the program from the cache (memory, then a binary on disk, then the compiler); one buffer per
+ * {@link KernelLaunch.Buffer}, filled from its pieces; the kernel; the read-back ranges copied into the pieces.
+ * Each phase ends with {@code clFinish}, so that {@link LaunchTimings} says where the time went.
+ *
+ * <p>Thread-safe: concurrent launches share the program cache and take a command queue each, so that one
+ * launch's {@code clFinish} waits for nothing of another's.
+ */
+public final class OpenClDevice implements AutoCloseable {
+  private static final int MAX_PROGRAMS = 256;
+
+  private final DeviceInfo info;
+  private final String version;
+  private final cl_device_id deviceId;
+  private final cl_context context;
+  private final ProgramCache<cl_program> programs;
+  private final ConcurrentLinkedDeque<cl_command_queue> idleQueues = new ConcurrentLinkedDeque<>();
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+  private boolean closed; // guarded by lifecycle's write lock
+
+  /**
+   * Opens {@code info}'s device.
+   *
+   * @param disk where program binaries persist across runs, or null for none
+   * @param version the LoopLift version, part of every program's cache key
+   * @throws ExecutionException when the device cannot be opened
+   */
+  public OpenClDevice(DeviceInfo info, DiskProgramStore disk, String version) throws ExecutionException {
+    this.info = info;
+    this.version = version;
+    try {
+      DeviceDiscovery.Handles handles = DeviceDiscovery.locate(info);
+      this.deviceId = handles.device();
+      cl_context_properties properties = new cl_context_properties();
+      properties.addProperty(CL_CONTEXT_PLATFORM, handles.platform());
+      this.context = clCreateContext(properties, 1, new cl_device_id[] {deviceId}, null, null, null);
+    } catch (Throwable t) { // UnsatisfiedLinkError, CLException, a device that went away
+      throw new ExecutionException("cannot open OpenCL device " + info.name() + ": " + OneLine.of(t), t);
+    }
+    this.programs = new ProgramCache<>(MAX_PROGRAMS, disk, p -> quietly(() -> clReleaseProgram(p)));
+  }
+
+  /** Program cache counters (memory hits, disk hits, compiles). */
+  public ProgramCache.Stats programStats() {
+    return programs.stats();
+  }
+
+  /**
+   * Runs {@code launch} of {@code kernel}, reading and writing shared memory through {@code memory}; on return
+   * every buffer's read-back range is in its pieces.
+   *
+   * @throws ExecutionException when the launch failed; the pieces' contents are then undefined, and no
+   *     command of the launch is still running
+   */
+  public LaunchTimings run(OpenClKernel kernel, KernelLaunch launch, Memory memory) throws ExecutionException {
+    lifecycle.readLock().lock();
+    try {
+      if (closed) throw new ExecutionException("OpenCL device " + info.name() + " closed");
+      return runOpen(kernel, launch, memory);
+    } catch (ProgramBuildException | RuntimeException e) { // CLException, or a device that went away
+      throw new ExecutionException("opencl launch failed on " + info.name() + ": " + OneLine.of(e), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private LaunchTimings runOpen(OpenClKernel k, KernelLaunch launch, Memory memory) throws ProgramBuildException {
+    long t0 = System.nanoTime();
+    ProgramKey key = new ProgramKey(k.source(), info.name(), info.driverVersion(), k.buildOptions(), version);
+    List<cl_mem> buffers = new ArrayList<>();
+    cl_kernel kernel = null;
+    cl_command_queue idle = idleQueues.pollFirst();
+    cl_command_queue queue = idle != null ? idle : createQueue();
+    boolean finished = false;
+    try (ProgramLease<cl_program> lease = programs.acquire(key, new Compiler(k))) {
+      kernel = clCreateKernel(lease.program(), k.name(), null);
+      long t1 = System.nanoTime();
+      List<KernelLaunch.Arg> args = launch.args();
+      cl_mem[] mems = new cl_mem[args.size()];
+      for (int i = 0; i < args.size(); i++) {
+        if (args.get(i) instanceof KernelLaunch.Buffer b) {
+          mems[i] = clCreateBuffer(context, b.written() ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, b.bytes(), null, null);
+          buffers.add(mems[i]);
+          if (b.upload()) {
+            long at = 0;
+            for (KernelLaunch.Piece p : b.pieces()) {
+              clEnqueueWriteBuffer(queue, mems[i], CL_FALSE, at, p.length(), Pointer.to(memory.slice(p)), 0, null, null);
+              at += p.length();
+            }
+          }
+          clSetKernelArg(kernel, i, Sizeof.cl_mem, Pointer.to(mems[i]));
+        } else {
+          setScalar(kernel, i, (KernelLaunch.Scalar) args.get(i));
+        }
+      }
+      clFinish(queue);
+      long t2 = System.nanoTime();
+      clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {launch.globalSize()}, new long[] {launch.localSize()}, 0, null, null);
+      clFinish(queue);
+      long t3 = System.nanoTime();
+      for (int i = 0; i < args.size(); i++) {
+        if (args.get(i) instanceof KernelLaunch.Buffer b && b.readLength() > 0) readBack(queue, mems[i], b, memory);
+      }
+      clFinish(queue);
+      finished = true;
+      return new LaunchTimings(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
+    } finally {
+      // A failed launch may still have commands in flight that touch shared memory: wait for them before the
+      // caller hands that memory to another launch, and keep only a queue known to be idle.
+      if (!finished) finished = quietly(() -> clFinish(queue));
+      if (finished) idleQueues.addFirst(queue);
+      else quietly(() -> clReleaseCommandQueue(queue));
+      if (kernel != null) {
+        cl_kernel kk = kernel;
+        quietly(() -> clReleaseKernel(kk));
+      }
+      for (cl_mem m : buffers) quietly(() -> clReleaseMemObject(m));
+    }
+  }
+
+  /** Copies the bytes {@code [readFrom, readFrom + readLength)} of {@code mem} into the pieces that hold them. */
+  private static void readBack(cl_command_queue queue, cl_mem mem, KernelLaunch.Buffer b, Memory memory) {
+    long at = 0;
+    for (KernelLaunch.Piece p : b.pieces()) {
+      long lo = Math.max(at, b.readFrom());
+      long hi = Math.min(at + p.length(), b.readFrom() + b.readLength());
+      if (lo < hi) {
+        Pointer target = Pointer.to(memory.slice(p).slice((int) (lo - at), (int) (hi - lo)));
+        clEnqueueReadBuffer(queue, mem, CL_FALSE, lo, hi - lo, target, 0, null, null);
+      }
+      at += p.length();
+    }
+  }
+
+  @SuppressWarnings("deprecation") // clCreateCommandQueue is the call OpenCL 1.x devices understand
+  private cl_command_queue createQueue() {
+    return clCreateCommandQueue(context, deviceId, 0, null);
+  }
+
+  private static void setScalar(cl_kernel kernel, int arg, KernelLaunch.Scalar s) {
+    long bits = s.bits();
+    if (s.type() == Type.LONG) clSetKernelArg(kernel, arg, Sizeof.cl_long, Pointer.to(new long[] {bits}));
+    else if (s.type() == Type.FLOAT) clSetKernelArg(kernel, arg, Sizeof.cl_float, Pointer.to(new float[] {Float.intBitsToFloat((int) bits)}));
+    else if (s.type() == Type.DOUBLE) clSetKernelArg(kernel, arg, Sizeof.cl_double, Pointer.to(new double[] {Double.longBitsToDouble(bits)}));
+    else clSetKernelArg(kernel, arg, Sizeof.cl_int, Pointer.to(new int[] {(int) bits}));
+  }
+
+  /** Builds programs for this device's context, from source or from a cached binary. */
+  private final class Compiler implements ProgramCache.Compiler<cl_program> {
+    private final OpenClKernel kernel;
+
+    Compiler(OpenClKernel kernel) {
+      this.kernel = kernel;
+    }
+
+    @Override
+    public cl_program compile(ProgramKey key) {
+      return build(clCreateProgramWithSource(context, 1, new String[] {kernel.source()}, null, null));
+    }
+
+    @Override
+    public cl_program load(ProgramKey key, byte[] binary) {
+      int[] status = new int[1];
+      return build(clCreateProgramWithBinary(context, 1, new cl_device_id[] {deviceId}, new long[] {binary.length},
+          new byte[][] {binary}, status, null));
+    }
+
+    private cl_program build(cl_program program) {
+      try {
+        clBuildProgram(program, 1, new cl_device_id[] {deviceId}, kernel.buildOptions(), null, null);
+        return program;
+      } catch (CLException e) {
+        String log = buildLog(program);
+        quietly(() -> clReleaseProgram(program));
+        throw new CLException(e.getMessage() + ": " + log, e, e.getStatus());
+      } catch (RuntimeException e) {
+        quietly(() -> clReleaseProgram(program));
+        throw e;
+      }
+    }
+
+    @Override
+    public byte[] binary(cl_program program) {
+      long[] size = new long[1];
+      clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
+      byte[] binary = new byte[(int) size[0]];
+      clGetProgramInfo(program, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(Pointer.to(binary)), null);
+      return binary;
+    }
+  }
+
+  private String buildLog(cl_program program) {
+    try {
+      long[] size = new long[1];
+      clGetProgramBuildInfo(program, deviceId, CL_PROGRAM_BUILD_LOG, 0, null, size);
+      byte[] log = new byte[(int) size[0]];
+      clGetProgramBuildInfo(program, deviceId, CL_PROGRAM_BUILD_LOG, log.length, Pointer.to(log), null);
+      return new String(log, StandardCharsets.UTF_8).trim();
+    } catch (RuntimeException e) {
+      return "(no build log: " + OneLine.of(e) + ")";
+    }
+  }
+
+  /** Runs a call whose failure cannot be acted on; returns whether it succeeded. */
+  private static boolean quietly(Runnable call) {
+    try {
+      call.run();
+      return true;
+    } catch (RuntimeException e) {
+      return false; // leaked at worst; never a reason to fail a launch or close
+    }
+  }
+
+  /** Waits for the launches in flight, then frees the queues, programs and context. */
+  @Override
+  public void close() {
+    lifecycle.writeLock().lock();
+    try {
+      if (closed) return;
+      closed = true;
+      programs.close();
+      for (cl_command_queue q; (q = idleQueues.pollFirst()) != null; ) {
+        cl_command_queue queue = q;
+        quietly(() -> clReleaseCommandQueue(queue));
+      }
+      quietly(() -> clReleaseContext(context));
+    } finally {
+      lifecycle.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "OpenCL device " + info;
+  }
+}
