@@ -41,12 +41,12 @@ import java.util.function.LongSupplier;
  * slows launches down but never blocks them. Chunk partials are combined in chunk order, so a given
  * executor computes the same bits run after run. A loop nest ({@link NestKernelGenerator}) splits along its
  * {@link NestDimension}, the outermost loop or an ordered template's band, by the work of the whole nest
- * ({@link NestWork}). Thread-safe.
+ * ({@link NestWorkEstimate}). Thread-safe.
  */
 public final class JvmExecutor implements Executor {
   /**
    * Fewest units of work per chunk, a unit being one IR node of one iteration (a call counts
-   * {@link NestWork#CALL_WEIGHT}): below this, handing work to another thread costs more than it saves. From the
+   * {@link NestWorkEstimate#CALL_WEIGHT}): below this, handing work to another thread costs more than it saves. From the
    * dispatch-overhead benchmark on 2 cores: a saxpy loop (7 nodes) gains from a second thread only from
    * about 2^19 elements, a Black-Scholes loop (about 200 units) from a few thousand.
    */
@@ -156,7 +156,7 @@ public final class JvmExecutor implements Executor {
       throw new ExecutionException("cannot size the nest's parallel dimension: " + e, e);
     }
     if (size == 0) return;
-    int chunks = nestChunks(dimension, () -> NestWork.of(launch), size, options);
+    int chunks = nestChunks(dimension, () -> NestWorkEstimate.of(launch), size, options);
     NestKernel kernel = nestKernel(t, chunks > 1 && !t.reductions().isEmpty());
     int start = launch.start();
     int step = launch.step();
@@ -173,12 +173,12 @@ public final class JvmExecutor implements Executor {
   /**
    * Only a launch split over several threads gains: one that runs on the caller alone takes as long as the
    * original loop, plus the dispatch. For a loop nest the launch's parameters are not known here, so inner
-   * loops whose bounds are not constants count {@link NestWork#UNKNOWN_TRIPS} iterations.
+   * loops whose bounds are not constants count {@link NestWorkEstimate#UNKNOWN_TRIPS} iterations.
    */
   @Override
   public boolean gains(LoopTemplate template, long trips, ExecutionOptions options) {
     if (template.isFlat()) return chunks(template, trips, options) > 1;
-    return nestChunks(NestDimension.of(template), () -> NestWork.of(template, trips), Integer.MAX_VALUE, options) > 1;
+    return nestChunks(NestDimension.of(template), () -> NestWorkEstimate.of(template, trips), Integer.MAX_VALUE, options) > 1;
   }
 
   /** How many chunks a launch of {@code trips} iterations of flat template {@code t} is split into (1: not split). */
@@ -205,7 +205,7 @@ public final class JvmExecutor implements Executor {
   }
 
   private static Profile profileOf(LoopTemplate t) {
-    return new Profile(NestWork.weight(t.roots()), t.isParallel(false), t.isParallel(true));
+    return new Profile(NestWorkEstimate.weight(t.roots()), t.isParallel(false), t.isParallel(true));
   }
 
   /**

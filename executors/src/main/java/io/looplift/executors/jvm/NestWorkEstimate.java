@@ -34,7 +34,7 @@ import java.util.Map;
  * range; bounds that read carried values, or that cannot be evaluated, count {@link #UNKNOWN_TRIPS}. Not
  * thread-safe: one instance per estimate.
  */
-final class NestWork {
+final class NestWorkEstimate {
   /** The work of a call (Math.exp and the like) in units of one IR node. */
   static final int CALL_WEIGHT = 20;
   /** The trip count assumed for an inner loop whose bounds cannot be evaluated before the launch runs. */
@@ -45,7 +45,7 @@ final class NestWork {
   private final Map<Integer, Integer> middles = new HashMap<>();
   private final int index;
 
-  private NestWork(Object[] arrays, long[] params, int index) {
+  private NestWorkEstimate(Object[] arrays, long[] params, int index) {
     this.arrays = arrays;
     this.params = params;
     this.index = index;
@@ -54,7 +54,7 @@ final class NestWork {
   /** The work of a whole launch, inner bounds evaluated at the middle iteration of the outermost loop. */
   static long of(Launch launch) {
     int middle = launch.start() + launch.trips() / 2 * launch.step();
-    NestWork w = new NestWork(launch.arrays(), launch.params(), middle);
+    NestWorkEstimate w = new NestWorkEstimate(launch.arrays(), launch.params(), middle);
     return saturatedMultiply(launch.trips(), w.perIteration(launch.template()));
   }
 
@@ -63,7 +63,7 @@ final class NestWork {
    * only inner loops with constant bounds count what they will run.
    */
   static long of(LoopTemplate t, long trips) {
-    return saturatedMultiply(trips, new NestWork(null, null, 0).perIteration(t));
+    return saturatedMultiply(trips, new NestWorkEstimate(null, null, 0).perIteration(t));
   }
 
   private long perIteration(LoopTemplate t) {
