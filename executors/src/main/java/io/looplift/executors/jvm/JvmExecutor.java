@@ -172,13 +172,14 @@ public final class JvmExecutor implements Executor {
 
   /**
    * Only a launch split over several threads gains: one that runs on the caller alone takes as long as the
-   * original loop, plus the dispatch. For a loop nest the launch's parameters are not known here, so inner
-   * loops whose bounds are not constants count {@link NestWorkEstimate#UNKNOWN_TRIPS} iterations.
+   * original loop, plus the dispatch. A nest's work counts its inner loops' trips from the launch's
+   * parameters and arrays.
    */
   @Override
-  public boolean gains(LoopTemplate template, long trips, ExecutionOptions options) {
-    if (template.isFlat()) return chunks(template, trips, options) > 1;
-    return nestChunks(NestDimension.of(template), () -> NestWorkEstimate.of(template, trips), Integer.MAX_VALUE, options) > 1;
+  public boolean gains(Launch launch, ExecutionOptions options) {
+    LoopTemplate template = launch.template();
+    if (template.isFlat()) return chunks(template, launch.trips(), options) > 1;
+    return nestChunks(NestDimension.of(template), () -> NestWorkEstimate.of(launch), Integer.MAX_VALUE, options) > 1;
   }
 
   /** How many chunks a launch of {@code trips} iterations of flat template {@code t} is split into (1: not split). */

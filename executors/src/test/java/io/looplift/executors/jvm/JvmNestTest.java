@@ -215,13 +215,16 @@ class JvmNestTest {
       LoopTemplate matmul = Nests.matmul();
       assertEquals(1, chunks(two, new Launch(matmul, new Object[3], new long[] {8}, new long[0], 0, 1, 8)));
       assertTrue(chunks(two, new Launch(matmul, new Object[3], new long[] {256}, new long[0], 0, 1, 256)) > 1);
-      // Before the launch, only the outer trip count is known.
-      assertFalse(two.gains(matmul, 8, EXACT));
-      assertTrue(two.gains(matmul, 512, EXACT));
-      assertFalse(two.gains(Nests.convolution(), 1000, EXACT));
-      assertTrue(two.gains(Nests.convolution(), 1 << 24, EXACT));
-      assertFalse(two.gains(Nests.dotTotal(Type.DOUBLE), 1 << 24, EXACT), "an ordered double sum does not split");
-      assertFalse(ONE_JAMMED.gains(matmul, 512, EXACT), "one thread never splits");
+      // The launch's parameters give the inner trip counts.
+      assertFalse(two.gains(new Launch(matmul, new Object[3], new long[] {8}, new long[0], 0, 1, 8), EXACT));
+      assertTrue(two.gains(new Launch(matmul, new Object[3], new long[] {512}, new long[0], 0, 1, 512), EXACT));
+      LoopTemplate conv = Nests.convolution();
+      assertFalse(two.gains(new Launch(conv, new Object[3], new long[] {31}, new long[0], 0, 1, 1000), EXACT));
+      assertTrue(two.gains(new Launch(conv, new Object[3], new long[] {31}, new long[0], 0, 1, 1 << 24), EXACT));
+      assertFalse(two.gains(new Launch(Nests.dotTotal(Type.DOUBLE), new Object[3], new long[] {64}, new long[1], 0, 1, 1 << 24),
+          EXACT), "an ordered double sum does not split");
+      assertFalse(ONE_JAMMED.gains(new Launch(matmul, new Object[3], new long[] {512}, new long[0], 0, 1, 512), EXACT),
+          "one thread never splits");
     } finally {
       two.close();
     }
