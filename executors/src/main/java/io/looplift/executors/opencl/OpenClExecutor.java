@@ -159,6 +159,7 @@ public final class OpenClExecutor implements Executor {
       }
       for (int scalar : geometry.scalars()) args.add(new KernelLaunch.Scalar(Type.INT, scalar));
       LaunchTimings timings = link.launch(compiled.kernel(), new KernelLaunch(args, geometry.range()));
+      launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes(args));
 
       // The device side succeeded: from here on the results become the program's.
       for (int a = 0; a < arrays.size(); a++) arrays.get(a).collect(blocks.get(a));
@@ -168,6 +169,15 @@ public final class OpenClExecutor implements Executor {
       launches.increment();
       kernelNanos.add(timings.kernelNanos());
     }
+  }
+
+  /** The bytes a launch with {@code args} copies to the device and back. */
+  private static long transferBytes(List<KernelLaunch.Arg> args) {
+    long bytes = 0;
+    for (KernelLaunch.Arg a : args) {
+      if (a instanceof KernelLaunch.Buffer b) bytes += (b.upload() ? b.bytes() : 0) + b.readLength();
+    }
+    return bytes;
   }
 
   /** Folds the work-groups' partials of {@code red} into its accumulator, in work-group order. */
