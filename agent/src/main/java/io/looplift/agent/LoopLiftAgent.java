@@ -5,11 +5,11 @@ import io.looplift.analyzer.RewriteOptions;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionOptions;
-import io.looplift.executors.Executor;
 import io.looplift.executors.ExecutorEnvironment;
 import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.ExecutorChain;
+import io.looplift.executors.select.Selector;
 import io.looplift.profiler.Profiler;
 import io.looplift.runtime.Log;
 import io.looplift.runtime.Pipeline;
@@ -18,6 +18,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agent behind the launcher: builds the pipeline from the options, installs it behind
@@ -32,6 +37,15 @@ public final class LoopLiftAgent {
   /** This build's version (from the jar manifest), part of the key of cached device binaries. */
   static final String VERSION = versionOf();
   private static LoopLiftAgent current; // guarded by LoopLiftAgent.class
+  /**
+   * Writes the measured selection's records, so that no program thread waits on the disk; drained at exit so
+   * that the next run finds what this one measured.
+   */
+  private static final ExecutorService SELECTION_WRITER = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "looplift-selection-writer");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final LoopLiftConfig config;
   private final Log log;
@@ -114,13 +128,16 @@ public final class LoopLiftAgent {
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
+    ExecutorChain.Opened opened = executors(providers, config, options, log, profiler);
     Pipeline pipeline = Pipeline.builder()
-        .executors(executors(providers, config, options, log, profiler))
+        .offloads(opened.executors())
+        .lateDevices(opened.later())
+        .selector(selector(config, log))
+        .bytecodeCandidate(config.measured())
         .options(options)
         .scheduler(escheduler())
         .profiler(profiler)
         .log(log)
-        .everyLoop(config.minLength() == 0)
         .build();
     LoopBridge.install(pipeline.dispatcher());
     LoopTransformer transformer = new LoopTransformer(config,
@@ -132,6 +149,23 @@ public final class LoopLiftAgent {
   }
 
   /**
+   * Chooses the executor of each kernel: by measurement with {@code executor=auto}, keeping what it measured
+   * under {@code cache.dir}; the named executor otherwise.
+   */
+  private static Selector selector(LoopLiftConfig config, Log log) {
+    Selector.Builder b = Selector.builder(VERSION + " on " + System.getProperty("java.vm.version"),
+        Runtime.getRuntime().availableProcessors());
+    if (!config.executor().equals(ExecutorChain.AUTO)) return b.forced("executor=" + config.executor()).build();
+    return b.store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
+      try {
+        SELECTION_WRITER.execute(task);
+      } catch (RejectedExecutionException e) {
+        // Measured after the exit hook drained the writer: the record is not kept, the program goes on.
+      }
+    }).build();
+  }
+
+  /**
    * The E-scheduler: two background threads (a kernel spreads itself over the jvm executor's pool, so more
    * would only contend), at most 32 programs or 4 GiB of arrays in flight before a program thread waits.
    */
@@ -139,18 +173,25 @@ public final class LoopLiftAgent {
     return new EScheduler("looplift-escheduler-", 2, 32, 4L << 30);
   }
 
-  /** The executors in order of preference (see {@link ExecutorChain}); logs what was opened. */
-  private static List<Executor> executors(List<ExecutorProvider> providers, LoopLiftConfig config,
+  /**
+   * The executors in order of preference (see {@link ExecutorChain}); logs what was opened, and reports the
+   * devices found, those {@code auto} opens later included.
+   */
+  private static ExecutorChain.Opened executors(List<ExecutorProvider> providers, LoopLiftConfig config,
       ExecutionOptions options, Log log, Profiler profiler) {
     ExecutorEnvironment env = new ExecutorEnvironment(options, config.cacheDir(), VERSION,
         Runtime.getRuntime().availableProcessors(), log);
-    ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env);
+    List<String> descriptions = new CopyOnWriteArrayList<>();
+    ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env,
+        late -> {
+          for (Device d : late) descriptions.add(d.toString());
+          profiler.devices(descriptions);
+        });
     opened.warnings().forEach(log::warn);
     opened.notes().forEach(log::info);
-    List<String> descriptions = new ArrayList<>();
     for (Device d : opened.devices()) descriptions.add(d.toString());
     profiler.devices(descriptions);
-    return opened.executors();
+    return opened;
   }
 
   private static String versionOf() {
@@ -232,6 +273,10 @@ public final class LoopLiftAgent {
   /** Writes the report and, at {@code log=info}, the summary. Runs in a shutdown hook; never throws. */
   private void atExit() {
     try {
+      SELECTION_WRITER.shutdown();
+      if (!SELECTION_WRITER.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("the measured selection's records were still being written at exit; the next run measures again");
+      }
       if (config.report() != null) profiler.writeReport(config.report());
       if (!log.info()) return;
       String[] lines = profiler.summary().split("\n");

@@ -43,12 +43,19 @@ public final class LoopLiftConfig {
       "reductions", "verify", "report", "log", "config", "opencl.device", "cache.dir");
 
   /**
-   * The default of {@code min.length}. Measured with {@code test-apps/bench/dispatch-overhead.sh}: a loop costs
-   * about 1.2 µs more through the pipeline; at 2^16 elements that is under a fifth of the cheapest loop's own
-   * time (a saxpy, 6.6 µs), below it the dispatch alone is a loss that no speed-up is sure to repay. Longer
-   * loops are still offloaded only where the executor can spread them (see {@code Executor.gains}).
+   * The {@code min.length} of a forced executor ({@code executor=jvm|opencl|reference}) when none is given.
+   * Measured with {@code test-apps/bench/dispatch-overhead.sh}: a loop costs about 1.2 µs more through the
+   * pipeline; at 2^16 elements that is under a fifth of the cheapest loop's own time (a saxpy, 6.6 µs).
    */
   public static final int DEFAULT_MIN_LENGTH = 65536;
+
+  /**
+   * The floor below which {@code executor=auto} without {@code min.length} does not even ask the measured
+   * selection: under 2^12 iterations of a flat loop (or that much work in a nest) the dispatch alone costs
+   * more than a quarter of the cheapest loop's own time, so nothing could gain. Above it, the selection
+   * measures the original bytecode against the executors and keeps whichever is faster.
+   */
+  public static final int MEASURED_MIN_LENGTH = 4096;
 
   private final List<String> include;
   private final List<String> exclude;
@@ -56,6 +63,7 @@ public final class LoopLiftConfig {
   private final Pattern excludePattern;
   private final String executor;
   private final int minLength;
+  private final boolean measured;
   private final Precision precision;
   private final Reductions reductions;
   private final Verify verify;
@@ -74,7 +82,9 @@ public final class LoopLiftConfig {
     accepted.add(ExecutorChain.AUTO);
     accepted.addAll(executors);
     executor = r.oneOf("executor", accepted, ExecutorChain.AUTO);
-    minLength = r.nonNegativeInt("min.length", DEFAULT_MIN_LENGTH);
+    Integer explicit = r.nonNegativeInt("min.length", null);
+    measured = explicit == null && executor.equals(ExecutorChain.AUTO);
+    minLength = explicit != null ? explicit : measured ? MEASURED_MIN_LENGTH : DEFAULT_MIN_LENGTH;
     precision = r.choice("precision", Precision.class, Precision.EXACT);
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
     verify = r.choice("verify", Verify.class, Verify.OFF);
@@ -152,7 +162,16 @@ public final class LoopLiftConfig {
   public List<String> exclude() { return exclude; }
   /** {@code auto} or the name of an executor provider. */
   public String executor() { return executor; }
+  /**
+   * Loops with fewer iterations run as bytecode without asking the pipeline: {@code min.length} when given,
+   * else {@link #MEASURED_MIN_LENGTH} when {@link #measured()}, else {@link #DEFAULT_MIN_LENGTH}.
+   */
   public int minLength() { return minLength; }
+  /**
+   * True with {@code executor=auto} and no {@code min.length}: whether a loop runs as bytecode is decided by
+   * measuring it against the executors. An explicit {@code min.length} offloads every loop at or above it.
+   */
+  public boolean measured() { return measured; }
   public Precision precision() { return precision; }
   public Reductions reductions() { return reductions; }
   public Verify verify() { return verify; }
@@ -175,7 +194,7 @@ public final class LoopLiftConfig {
   @Override
   public String toString() {
     return "include=" + String.join(";", include) + ", exclude=" + String.join(";", exclude)
-        + ", executor=" + executor + ", min.length=" + minLength + ", precision=" + lower(precision)
+        + ", executor=" + executor + ", min.length=" + minLength + (measured ? " (measured)" : "") + ", precision=" + lower(precision)
         + ", reductions=" + lower(reductions) + ", verify=" + lower(verify) + ", report=" + report
         + ", log=" + lower(log) + ", config=" + config + ", opencl.device=" + openclDevice
         + ", cache.dir=" + cacheDir;
@@ -270,7 +289,7 @@ public final class LoopLiftConfig {
       T used = result != null ? result : fallback;
       for (String raw : bad) {
         warn.accept("looplift: bad value '" + raw + "' for " + key + "; accepted: " + accepted + " — using "
-            + (used == null ? "none" : used instanceof Enum<?> e ? lower(e) : used.toString()));
+            + (used == null ? "the default" : used instanceof Enum<?> e ? lower(e) : used.toString()));
       }
       return used;
     }
@@ -293,7 +312,8 @@ public final class LoopLiftConfig {
       }, fallback);
     }
 
-    int nonNegativeInt(String key, int fallback) {
+    /** The value of {@code key}, or {@code fallback} (null: the key is not set, nor set well). */
+    Integer nonNegativeInt(String key, Integer fallback) {
       return lookup(key, "an integer from 0 to " + Integer.MAX_VALUE, raw -> {
         try {
           int v = Integer.parseInt(raw.replace("_", ""));

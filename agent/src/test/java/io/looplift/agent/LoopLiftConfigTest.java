@@ -30,7 +30,8 @@ class LoopLiftConfigTest {
   void defaults() {
     LoopLiftConfig c = load(null, Map.of(), Map.of());
     assertEquals("auto", c.executor());
-    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, c.minLength());
+    assertEquals(LoopLiftConfig.MEASURED_MIN_LENGTH, c.minLength());
+    assertTrue(c.measured());
     assertEquals(LoopLiftConfig.Precision.EXACT, c.precision());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions());
     assertEquals(LoopLiftConfig.Verify.OFF, c.verify());
@@ -112,11 +113,24 @@ class LoopLiftConfigTest {
 
   @Test
   void minLengthMustBeANonNegativeInteger() {
-    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=-1", Map.of(), Map.of()).minLength());
-    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=lots", Map.of(), Map.of()).minLength());
+    assertEquals(LoopLiftConfig.MEASURED_MIN_LENGTH, load("min.length=-1", Map.of(), Map.of()).minLength());
+    assertEquals(LoopLiftConfig.MEASURED_MIN_LENGTH, load("min.length=lots", Map.of(), Map.of()).minLength());
     assertEquals(2, warnings.size());
-    assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using 65536",
-        warnings.get(0));
+    assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using the"
+        + " default", warnings.get(0));
+  }
+
+  @Test
+  void anExplicitMinLengthOrAForcedExecutorMeasuresNothing() {
+    LoopLiftConfig explicit = load("min.length=0", Map.of(), Map.of());
+    assertEquals(0, explicit.minLength());
+    assertFalse(explicit.measured());
+    LoopLiftConfig forced = load("executor=jvm", Map.of(), Map.of());
+    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, forced.minLength());
+    assertFalse(forced.measured());
+    LoopLiftConfig both = load("executor=jvm,min.length=100", Map.of(), Map.of());
+    assertEquals(100, both.minLength());
+    assertFalse(both.measured());
   }
 
   @Test

@@ -23,6 +23,7 @@ class BridgeDescriptorsTest {
     Map<String, String> constants = new TreeMap<>(Map.of(
         LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC,
         LoopBridge.SYNC, LoopBridge.SYNC_DESC,
+        LoopBridge.RAN, LoopBridge.RAN_DESC,
         LoopBridge.BEGIN_REGION, LoopBridge.BEGIN_REGION_DESC,
         LoopBridge.TEMP, LoopBridge.TEMP_DESC,
         LoopBridge.END_REGION, LoopBridge.END_REGION_DESC,

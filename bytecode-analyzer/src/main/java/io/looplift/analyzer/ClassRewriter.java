@@ -4,7 +4,10 @@ import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +52,7 @@ public final class ClassRewriter {
       ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
       // Every method is analyzed before any is rewritten: an analysis inlines helpers as they were written.
       Map<MethodContext, List<LoopAnalyzer.Result>> analyzed = new LinkedHashMap<>();
+      String classHash = null;
       for (MethodNode mn : cn.methods) {
         MethodContext ctx = context(cn, mn, hierarchy);
         if (ctx != null) analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
@@ -58,7 +62,8 @@ public final class ClassRewriter {
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         for (LoopAnalyzer.Result r : method.getValue()) {
-          int id = registry.register(r.site());
+          if (classHash == null) classHash = hash(classfile);
+          int id = registry.register(r.site().inClassFile(classHash));
           if (r instanceof LoopAnalyzer.Plan p) {
             plans.add(p);
             ids.add(id);
@@ -91,6 +96,15 @@ public final class ClassRewriter {
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;
+    }
+  }
+
+  /** A hash of a class file's bytes, as hex digits. */
+  private static String hash(byte[] classfile) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(classfile), 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
     }
   }
 

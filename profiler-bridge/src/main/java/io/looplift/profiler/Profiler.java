@@ -131,8 +131,7 @@ public final class Profiler {
    */
   public void kernelLaunch(String kernelId, String executor, long nanos, int... siteIds) {
     String id = String.valueOf(kernelId);
-    KernelRecord k = kernels.get(id);
-    if (k == null) k = kernels.computeIfAbsent(id, x -> new KernelRecord(x, kernelOrder.getAndIncrement()));
+    KernelRecord k = kernel(id);
     k.launches.increment();
     k.timeNanos.add(Math.max(0, nanos));
     k.executors.add(executor);
@@ -145,6 +144,28 @@ public final class Profiler {
       event.kernelTime = nanos;
       event.commit();
     }
+  }
+
+  /**
+   * Adds to kernel {@code kernelId}'s transfers: {@code nanos} spent moving {@code bytes} of arrays to and from
+   * a device in one launch.
+   */
+  public void kernelTransfer(String kernelId, long nanos, long bytes) {
+    KernelRecord k = kernel(String.valueOf(kernelId));
+    k.transferNanos.add(Math.max(0, nanos));
+    k.transferBytes.add(Math.max(0, bytes));
+  }
+
+  /** Sets where the report reads site {@code siteId}'s choice of executor from, replacing an earlier source. */
+  public void siteSelection(int siteId, Supplier<SelectionInfo> source) {
+    SiteRecord site = site(siteId);
+    if (site != null) site.selection = Objects.requireNonNull(source, "source");
+  }
+
+  /** Sets where the report reads kernel {@code kernelId}'s choice of executor from, unless it has one. */
+  public void kernelSelection(String kernelId, Supplier<SelectionInfo> source) {
+    KernelRecord k = kernel(String.valueOf(kernelId));
+    if (k.selection == null) k.selection = Objects.requireNonNull(source, "source");
   }
 
   /** Sets the devices the executors found, one human-readable description each, replacing earlier ones. */
@@ -181,8 +202,9 @@ public final class Profiler {
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
    * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
-   * {@code lastFallback}; each kernel has {@code id}, {@code executor}, {@code loops} (site ids),
-   * {@code launches} and {@code timeNanos}.
+   * {@code lastFallback}, and {@code selection} once the measured selection chose for it ({@link SelectionInfo});
+   * each kernel has {@code id}, {@code executor}, {@code loops} (site ids), {@code launches},
+   * {@code timeNanos}, {@code transferNanos}, {@code transferBytes} and {@code selection}.
    */
   public String reportJson() {
     JsonWriter w = new JsonWriter().beginObject();
@@ -209,8 +231,10 @@ public final class Profiler {
           .name("fallback").value(s.fallback.sum())
           .endObject()
           .name("timeNanos").value(s.timeNanos.sum())
-          .name("lastFallback").value(s.lastFallback)
-          .endObject();
+          .name("lastFallback").value(s.lastFallback);
+      SelectionInfo selection = selectionOf(s.selection);
+      if (selection != null) selection.write(w.name("selection"));
+      w.endObject();
     }
     w.endArray();
     TraceCacheStats tc = traceCache.get();
@@ -223,7 +247,11 @@ public final class Profiler {
       w.name("loops").beginArray();
       for (int siteId : k.sites()) w.value(siteId);
       w.endArray();
-      w.name("launches").value(k.launches.sum()).name("timeNanos").value(k.timeNanos.sum()).endObject();
+      w.name("launches").value(k.launches.sum()).name("timeNanos").value(k.timeNanos.sum())
+          .name("transferNanos").value(k.transferNanos.sum()).name("transferBytes").value(k.transferBytes.sum());
+      SelectionInfo selection = selectionOf(k.selection);
+      if (selection != null) selection.write(w.name("selection"));
+      w.endObject();
     }
     w.endArray();
     w.name("devices").beginArray();
@@ -262,6 +290,8 @@ public final class Profiler {
             .append("  ").append(millis(t));
         String last = s.lastFallback;
         if (last != null) sb.append("  last fallback: ").append(last);
+        SelectionInfo selection = selectionOf(s.selection);
+        if (selection != null) sb.append("  chose ").append(selection.summary());
       } else {
         sb.append("  ").append(i.reason());
       }
@@ -355,6 +385,21 @@ public final class Profiler {
   int loopCount() {
     synchronized (sitesLock) {
       return siteCount;
+    }
+  }
+
+  private KernelRecord kernel(String id) {
+    KernelRecord k = kernels.get(id);
+    return k != null ? k : kernels.computeIfAbsent(id, x -> new KernelRecord(x, kernelOrder.getAndIncrement()));
+  }
+
+  /** What {@code source} says now; null when there is none or it failed (the report goes on without it). */
+  private static SelectionInfo selectionOf(Supplier<SelectionInfo> source) {
+    if (source == null) return null;
+    try {
+      return source.get();
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 

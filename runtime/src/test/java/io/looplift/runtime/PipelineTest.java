@@ -2,7 +2,6 @@ package io.looplift.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +55,6 @@ class PipelineTest {
         .log(new Log(Log.Level.INFO, lines::add))
         // Every reading advances the clock by 250 ns: a launch is timed from two readings.
         .clock(() -> now.addAndGet(250))
-        .everyLoop(true)
         .build();
     int id = pipeline.sites().register(increment());
     assertEquals(List.of("looplift: offloaded com.acme.Foo.inc:12 map"), lines);
@@ -64,7 +62,7 @@ class PipelineTest {
     int[] in = {1, 2, 3, 4};
     for (int round = 0; round < 3; round++) {
       int[] out = new int[4];
-      assertTrue(d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+      assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
       d.sync();
       assertArrayEquals(new int[] {2, 3, 4, 5}, out);
     }
@@ -76,7 +74,7 @@ class PipelineTest {
   @Test
   void anUnknownSiteRunsTheOriginalLoop() {
     Pipeline pipeline = Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).build();
-    assertFalse(pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));
+    assertEquals(LoopBridge.DECLINED, pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));
   }
 
   @Test

@@ -197,6 +197,13 @@ final class ProgramCatalog {
       nest("NestWork", "matmul"),
       nest("NestWork", "columnSums")));
 
+  /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
+  static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(
+      map("FreshOutputs", "ebeAdd"),
+      map("FreshOutputs", "ebeMultiply"),
+      map("FreshOutputs", "ebeDivide")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
-      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK);
+      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK,
+      FRESH_OUTPUTS);
 }
