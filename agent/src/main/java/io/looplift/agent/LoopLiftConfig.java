@@ -43,19 +43,13 @@ public final class LoopLiftConfig {
       "reductions", "verify", "report", "log", "config", "opencl.device", "cache.dir");
 
   /**
-   * The {@code min.length} of a forced executor ({@code executor=jvm|opencl|reference}) when none is given.
-   * Measured with {@code test-apps/bench/dispatch-overhead.sh}: a loop costs about 1.2 µs more through the
-   * pipeline; at 2^16 elements that is under a fifth of the cheapest loop's own time (a saxpy, 6.6 µs).
+   * The default of {@code min.length}: loops shorter than this never reach the pipeline. Measured with
+   * {@code test-apps/bench/dispatch-overhead.sh}: a loop costs about 1.2 µs more through the pipeline, even
+   * when the selection then runs it as bytecode; at 2^16 elements that is under a fifth of the cheapest loop's
+   * own time (a saxpy, 6.6 µs), below it the dispatch alone is a loss no speed-up is sure to repay. Above it,
+   * {@code executor=auto} measures whether to offload (see {@link #measured()}).
    */
   public static final int DEFAULT_MIN_LENGTH = 65536;
-
-  /**
-   * The floor below which {@code executor=auto} without {@code min.length} does not even ask the measured
-   * selection: under 2^12 iterations of a flat loop (or that much work in a nest) the dispatch alone costs
-   * more than a quarter of the cheapest loop's own time, so nothing could gain. Above it, the selection
-   * measures the original bytecode against the executors and keeps whichever is faster.
-   */
-  public static final int MEASURED_MIN_LENGTH = 4096;
 
   private final List<String> include;
   private final List<String> exclude;
@@ -84,7 +78,7 @@ public final class LoopLiftConfig {
     executor = r.oneOf("executor", accepted, ExecutorChain.AUTO);
     Integer explicit = r.nonNegativeInt("min.length", null);
     measured = explicit == null && executor.equals(ExecutorChain.AUTO);
-    minLength = explicit != null ? explicit : measured ? MEASURED_MIN_LENGTH : DEFAULT_MIN_LENGTH;
+    minLength = explicit != null ? explicit : DEFAULT_MIN_LENGTH;
     precision = r.choice("precision", Precision.class, Precision.EXACT);
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
     verify = r.choice("verify", Verify.class, Verify.OFF);
@@ -162,14 +156,12 @@ public final class LoopLiftConfig {
   public List<String> exclude() { return exclude; }
   /** {@code auto} or the name of an executor provider. */
   public String executor() { return executor; }
-  /**
-   * Loops with fewer iterations run as bytecode without asking the pipeline: {@code min.length} when given,
-   * else {@link #MEASURED_MIN_LENGTH} when {@link #measured()}, else {@link #DEFAULT_MIN_LENGTH}.
-   */
+  /** Loops with fewer iterations (or, in a nest, less work) run as bytecode without asking the pipeline. */
   public int minLength() { return minLength; }
   /**
-   * True with {@code executor=auto} and no {@code min.length}: whether a loop runs as bytecode is decided by
-   * measuring it against the executors. An explicit {@code min.length} offloads every loop at or above it.
+   * True with {@code executor=auto} and no {@code min.length}: whether a loop at or above the default length
+   * runs as bytecode is decided by measuring it against the executors. An explicit {@code min.length} offloads
+   * every loop at or above it.
    */
   public boolean measured() { return measured; }
   public Precision precision() { return precision; }

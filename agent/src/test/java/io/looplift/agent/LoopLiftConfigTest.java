@@ -30,7 +30,7 @@ class LoopLiftConfigTest {
   void defaults() {
     LoopLiftConfig c = load(null, Map.of(), Map.of());
     assertEquals("auto", c.executor());
-    assertEquals(LoopLiftConfig.MEASURED_MIN_LENGTH, c.minLength());
+    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, c.minLength());
     assertTrue(c.measured());
     assertEquals(LoopLiftConfig.Precision.EXACT, c.precision());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions());
@@ -113,8 +113,8 @@ class LoopLiftConfigTest {
 
   @Test
   void minLengthMustBeANonNegativeInteger() {
-    assertEquals(LoopLiftConfig.MEASURED_MIN_LENGTH, load("min.length=-1", Map.of(), Map.of()).minLength());
-    assertEquals(LoopLiftConfig.MEASURED_MIN_LENGTH, load("min.length=lots", Map.of(), Map.of()).minLength());
+    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=-1", Map.of(), Map.of()).minLength());
+    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=lots", Map.of(), Map.of()).minLength());
     assertEquals(2, warnings.size());
     assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using the"
         + " default", warnings.get(0));

@@ -16,13 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * The pipeline behind {@link LoopBridge}. A submitted loop's guards are checked, then the {@link Selections}
- * choose what runs it: its original bytecode (the caller runs it, timed when it is a measuring run) or an
- * executor, in which case it joins the calling thread's queue. The queue is flushed at a read point ({@link #sync}), at its length or bytes limit, or by
- * a reduction, whose results the caller reads as soon as submit returns: the {@link ProgramBuilder} finds the
- * queued sequence in the trace cache or compiles it (fusing loops), and the E-scheduler runs the program —
- * on the calling thread when it is about to wait anyway, else in the background. A region's loops are
- * recorded apart and go to the E-scheduler together at {@link #endRegion}.
+ * The pipeline behind {@link LoopBridge}. The {@link Selections} choose what runs a submitted loop: its original
+ * bytecode (the caller runs it, timed when it is a measuring run) or an executor, in which case its guards are
+ * checked and it joins the calling thread's queue. The queue is flushed at a read point ({@link #sync}), at its
+ * length or bytes limit, or by a reduction, whose results the caller reads as soon as submit returns: the {@link
+ * ProgramBuilder} finds the queued sequence in the trace cache or compiles it (fusing loops), and the
+ * E-scheduler runs the program — on the calling thread when it is about to wait anyway, else in the background.
+ * A region's loops are recorded apart and go to the E-scheduler together at {@link #endRegion}.
  *
  * <p>Thread-safe: each program thread has its own {@link ThreadWork}; the builder, runner and scheduler are
  * shared. Never throws: any failure makes {@link #submit} decline after the calling thread's earlier
@@ -103,10 +103,10 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       Object[] args = arrays.clone();
       long[] params = Arrays.copyOfRange(scalars, 0, nParams);
       long[] accs = Arrays.copyOfRange(scalars, nParams, last);
-      String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
-      if (failed != null) return decline(w, siteId, entry, failed);
       Launch launch = new Launch(t, args, params, accs, start, step, (int) trips);
       if (w.regionId >= 0) {
+        String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
+        if (failed != null) return decline(w, siteId, entry, failed);
         if (!runner.supports(t)) return decline(w, siteId, entry, "no executor supports this loop");
         if (nAccs > 0) return decline(w, siteId, entry, "a reduction inside a region");
         PendingLoop loop = new PendingLoop(siteId, entry, launch, null);
@@ -115,10 +115,16 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         scalars[last] = after;
         return LoopBridge.TAKEN;
       }
+      // Chosen before the guards: a loop the selection keeps as bytecode needs none of them.
       Optional<Selections.Decision> decided = selections.site(entry, launch);
       if (decided.isEmpty()) return decline(w, siteId, entry, "no executor can run this loop");
       Selections.Decision decision = decided.get();
       if (decision.choice().bytecode()) return runOriginal(w, entry, decision);
+      String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
+      if (failed != null) {
+        decision.selection().abandon(decision.choice());
+        return decline(w, siteId, entry, failed);
+      }
       // A measuring run goes alone, so that its time is its own.
       boolean measuring = decision.choice().measuring();
       if (measuring) flush(w, true);
