@@ -49,8 +49,14 @@ final class KernelRunner {
    * what was chosen for that loop at its site; a kernel of several is chosen for here.
    */
   boolean run(Launch launch, String kernel, List<PendingLoop> loops) {
-    Selections.Decision decision = loops.size() == 1 && loops.get(0).decision != null ? loops.get(0).decision
-        : selections.kernel(launch, loops).orElse(null);
+    boolean alone = loops.size() == 1 && loops.get(0).decision != null;
+    if (!alone) {
+      // The loops' own choices are not what runs: their sites learn nothing from this launch.
+      for (PendingLoop l : loops) {
+        if (l.decision != null) l.decision.selection().abandon(l.decision.choice());
+      }
+    }
+    Selections.Decision decision = alone ? loops.get(0).decision : selections.kernel(launch, loops).orElse(null);
     List<Executor> failed = new ArrayList<>();
     Choice choice = decision == null ? null : decision.choice();
     while (choice != null && !choice.bytecode()) {
