@@ -9,21 +9,48 @@ import io.looplift.profiler.Profiler;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The run-time pipeline behind the bridge, assembled from its collaborators: the executors in order of
  * preference, the E-scheduler, the profiler, the log and a clock. {@link #sites()} is what the rewriter
  * registers loop sites with; {@link #dispatcher()} is what the bridge calls. Built once per JVM by the
- * agent, and by tests without any agent.
+ * agent, and by tests without any agent. The executors and the scheduler may be opened when the first loop
+ * is offered ({@link Builder#openLater}), so that a program that runs no rewritten loop never pays for them.
  */
 public final class Pipeline {
   private final SiteTable sites;
-  private final LoopDispatcher dispatcher;
+  private final LoopBridge.Dispatcher dispatcher;
 
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
-    KernelRunner runner = new KernelRunner(b.executors, b.options, b.profiler, b.log, b.clock);
-    this.dispatcher = new LoopDispatcher(sites, runner, b.scheduler, b.profiler, b.log, b.queueLimit, b.everyLoop);
+    if (b.opener == null) {
+      this.dispatcher = dispatcher(b, b.executors, b.scheduler);
+    } else {
+      Supplier<Backend> opener = b.opener;
+      this.dispatcher = new OpeningDispatcher(() -> {
+        Backend backend = opener.get();
+        return dispatcher(b, backend.executors(), backend.scheduler());
+      }, b.log);
+    }
+  }
+
+  private LoopDispatcher dispatcher(Builder b, List<Executor> executors, EScheduler scheduler) {
+    KernelRunner runner = new KernelRunner(executors, b.options, b.profiler, b.log, b.clock);
+    return new LoopDispatcher(sites, runner, scheduler, b.profiler, b.log, b.queueLimit, b.everyLoop);
+  }
+
+  /**
+   * What {@link Builder#openLater} opens: the executors in order of preference (at least one) and the
+   * scheduler.
+   */
+  public record Backend(List<Executor> executors, EScheduler scheduler) {
+    /** @throws IllegalArgumentException when there are no executors */
+    public Backend {
+      executors = List.copyOf(executors);
+      if (executors.isEmpty()) throw new IllegalArgumentException("no executors");
+      Objects.requireNonNull(scheduler, "scheduler");
+    }
   }
 
   /** A builder with the defaults: no executors (set them), exact options, a quiet log, {@link System#nanoTime}. */
@@ -51,6 +78,7 @@ public final class Pipeline {
     private LongSupplier clock = System::nanoTime;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
     private boolean everyLoop;
+    private Supplier<Backend> opener;
 
     private Builder() {}
 
@@ -104,10 +132,20 @@ public final class Pipeline {
       return this;
     }
 
-    /** @throws IllegalStateException when no executors or no scheduler were set */
+    /**
+     * Opens the executors and the scheduler with {@code opener} when the first loop is offered instead of
+     * taking them now: {@code opener} runs once, on the thread that needs
+     * them; if it throws, every loop runs as bytecode. Replaces {@link #executors} and {@link #scheduler}.
+     */
+    public Builder openLater(Supplier<Backend> opener) {
+      this.opener = Objects.requireNonNull(opener, "opener");
+      return this;
+    }
+
+    /** @throws IllegalStateException when neither an opener nor the executors and a scheduler were set */
     public Pipeline build() {
-      if (executors.isEmpty()) throw new IllegalStateException("no executors");
-      if (scheduler == null) throw new IllegalStateException("no scheduler");
+      if (opener == null && executors.isEmpty()) throw new IllegalStateException("no executors");
+      if (opener == null && scheduler == null) throw new IllegalStateException("no scheduler");
       return new Pipeline(this);
     }
   }

@@ -80,6 +80,46 @@ class PipelineTest {
   }
 
   @Test
+  void executorsOpenedLaterOpenOnceWhenTheFirstLoopIsOffered() {
+    List<String> opened = new ArrayList<>();
+    Pipeline pipeline = Pipeline.builder().openLater(() -> {
+      opened.add("open");
+      return new Pipeline.Backend(List.of(new ReferenceExecutor()), scheduler);
+    }).build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    d.sync();
+    d.abortRegion();
+    assertFalse(d.endRegion());
+    assertEquals(List.of(), opened, "nothing can be pending before a loop is offered");
+    int[] in = {1, 2, 3, 4};
+    int[] out = new int[4];
+    assertTrue(d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    d.sync();
+    assertArrayEquals(new int[] {2, 3, 4, 5}, out);
+    assertTrue(d.submit(id, new Object[] {out, in}, new long[1], 0, 4));
+    d.sync();
+    assertEquals(List.of("open"), opened);
+  }
+
+  @Test
+  void executorsThatCannotBeOpenedLeaveEveryLoopAsBytecode() {
+    List<String> lines = new ArrayList<>();
+    Pipeline pipeline = Pipeline.builder().log(new Log(Log.Level.QUIET, lines::add)).openLater(() -> {
+      throw new IllegalStateException("no pool");
+    }).build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    assertFalse(d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
+    d.beginRegion(0);
+    assertEquals(null, d.temp(4, 10));
+    assertFalse(d.endRegion());
+    assertFalse(d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
+    assertEquals(List.of("looplift: could not open the executors (java.lang.IllegalStateException: no pool);"
+        + " loops run as they are"), lines);
+  }
+
+  @Test
   void theBuilderRefusesAPipelineWithoutExecutorsOrScheduler() {
     assertThrows(IllegalArgumentException.class, () -> Pipeline.builder().executors(List.of()));
     assertThrows(IllegalStateException.class, () -> Pipeline.builder().scheduler(scheduler).build());
