@@ -106,7 +106,8 @@ public final class LoopLiftAgent {
     LoopLiftConfig config = LoopLiftConfig.load(args, providers.stream().map(ExecutorProvider::name).toList(),
         System.err::println);
     Log log = Log.stderr(config.log());
-    log.debug("options: " + config);
+    // Guarded: building the line spins up string concatenation with a dozen arguments, a start-up cost.
+    if (log.debug()) log.debug("options: " + config);
     if (config.verify() != LoopLiftConfig.Verify.OFF) {
       log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
           + " is not implemented yet; launches are not verified");
@@ -114,17 +115,26 @@ public final class LoopLiftAgent {
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
-    Pipeline pipeline = Pipeline.builder()
-        .executors(executors(providers, config, options, log, profiler))
+    Pipeline.Builder builder = Pipeline.builder()
         .options(options)
-        .scheduler(escheduler())
         .profiler(profiler)
         .log(log)
-        .everyLoop(config.minLength() == 0)
-        .build();
+        .everyLoop(config.minLength() == 0);
+    if (ExecutorChain.AUTO.equals(config.executor())) {
+      // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
+      // program's run; they open when the first loop is offered. (With auto, no device is reported.)
+      builder.openLater(() -> new Pipeline.Backend(executors(providers, config, options, log, profiler), escheduler()));
+    } else {
+      // A chosen executor opens now, so that what it says of its device comes at start-up.
+      builder.executors(executors(providers, config, options, log, profiler)).scheduler(escheduler());
+    }
+    Pipeline pipeline = builder.build();
     LoopBridge.install(pipeline.dispatcher());
+    // Loops the pre-scan expects rejected are analyzed only when a report needs their reasons.
+    DeferredAnalyses deferred = new DeferredAnalyses(profiler);
+    profiler.beforeReport(deferred::runAll);
     LoopTransformer transformer = new LoopTransformer(config,
-        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites()), log);
+        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred), profiler, log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached);

@@ -20,8 +20,23 @@ class ProfilerTest {
 
   @Test
   void emptyReport() {
-    assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[]}",
+    assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[],"
+        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}}}",
         new Profiler().reportJson());
+  }
+
+  @Test
+  void workSetToRunBeforeReportsCompletesEachReport() {
+    Profiler p = new Profiler();
+    List<String> late = new ArrayList<>(List.of("a", "b"));
+    p.beforeReport(() -> {
+      while (!late.isEmpty()) p.siteAdded(new SiteInfo("demo.Late", late.remove(0), "()V", 1, "loop", "rejected", "why"));
+    });
+    assertTrue(p.reportJson().contains("\"method\":\"b\""));
+    late.add("c");
+    assertTrue(p.summary().contains("Late.c:1"));
+    late.add("d");
+    assertEquals(4, p.loopCount());
   }
 
   @Test
@@ -52,6 +67,10 @@ class ProfilerTest {
     p.kernelLaunch("fused", "jvm", 11, sum, scale);
     p.traceCache(() -> new TraceCacheStats(5, 2, 1, 4, 3));
     p.devices(List.of("jvm: 16 threads", "opencl: NVIDIA H200"));
+    p.classTransformed(300);
+    p.classTransformed(-5); // a clock that stepped back counts the class, not the time
+    p.classTransformed(1200);
+    p.analysisDeferred(4000);
     assertEquals(2, sum);
     assertEquals(1, copy);
     String expected = "{\"loops\":["
@@ -69,7 +88,8 @@ class ProfilerTest {
         + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90},"
         + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7},"
         + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11}],"
-        + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"]}";
+        + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
+        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}}}";
     String json = p.reportJson();
     assertEquals(expected, json);
     Json.parse(json);
@@ -167,11 +187,15 @@ class ProfilerTest {
     p.offloaded(scale, "jvm", 0);
     p.kernelLaunch("k0", "jvm", 3_000_000, scale);
     p.traceCache(() -> new TraceCacheStats(2, 1, 0, 0, 0));
+    p.classTransformed(1_500_000);
+    p.classTransformed(900_000);
+    p.analysisDeferred(7_000_000);
     String[] lines = p.summary().split("\n");
     assertEquals(3, lines.length, p.summary());
     assertEquals("offloaded  Demo.scale:12  map  jvm  runs 3/0  4.1 ms", lines[0]);
     assertEquals("rejected   Demo2.copy  loop  unknown call", lines[1]);
     assertEquals("looplift: 2 loops (1 offloaded, 1 rejected), runs 3/0, 4.1 ms; 1 kernels, 1 launches, 3.0 ms;"
-        + " trace cache 2 hits, 1 misses", lines[2]);
+        + " trace cache 2 hits, 1 misses; 2 classes examined in 2.4 ms, 1 analyzed later for the report in 7.0 ms",
+        lines[2]);
   }
 }
