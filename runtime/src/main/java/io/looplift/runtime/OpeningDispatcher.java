@@ -47,13 +47,31 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
     synchronized (this) {
       if (opened == null) {
         try {
-          opened = opener.get();
+          opened = openAsAtStartUp();
         } catch (Throwable e) {
           log.warn("could not open the executors (" + e + "); loops run as they are");
           opened = FAILED;
         }
       }
       return opened;
+    }
+  }
+
+  /**
+   * Runs the opener as if at start-up: the threads it starts must not inherit the caller's context class
+   * loader, nor (through the inherited access control context) the protection domains on the caller's
+   * stack, or the executors' threads would keep the class loader of the first loop's class alive.
+   */
+  @SuppressWarnings("removal") // no other way to leave the caller's frames out of a new thread's context
+  private LoopBridge.Dispatcher openAsAtStartUp() {
+    Thread t = Thread.currentThread();
+    ClassLoader caller = t.getContextClassLoader();
+    t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+    try {
+      return java.security.AccessController.doPrivileged(
+          (java.security.PrivilegedAction<LoopBridge.Dispatcher>) opener::get);
+    } finally {
+      t.setContextClassLoader(caller);
     }
   }
 
