@@ -9,6 +9,7 @@ import io.looplift.executors.ExecutorEnvironment;
 import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.ExecutorChain;
+import io.looplift.executors.select.LateDevices;
 import io.looplift.executors.select.Selector;
 import io.looplift.profiler.Profiler;
 import io.looplift.runtime.Log;
@@ -41,11 +42,8 @@ public final class LoopLiftAgent {
    * Writes the measured selection's records, so that no program thread waits on the disk; drained at exit so
    * that the next run finds what this one measured.
    */
-  private static final ExecutorService SELECTION_WRITER = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "looplift-selection-writer");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService SELECTION_WRITER =
+      Executors.newSingleThreadExecutor(r -> LateDevices.daemon(r, "looplift-selection-writer"));
 
   private final LoopLiftConfig config;
   private final Log log;
@@ -120,7 +118,8 @@ public final class LoopLiftAgent {
     LoopLiftConfig config = LoopLiftConfig.load(args, providers.stream().map(ExecutorProvider::name).toList(),
         System.err::println);
     Log log = Log.stderr(config.log());
-    log.debug("options: " + config);
+    // Guarded: building the line spins up string concatenation with a dozen arguments, a start-up cost.
+    if (log.debug()) log.debug("options: " + config);
     if (config.verify() != LoopLiftConfig.Verify.OFF) {
       log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
           + " is not implemented yet; launches are not verified");
@@ -128,20 +127,30 @@ public final class LoopLiftAgent {
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
-    ExecutorChain.Opened opened = executors(providers, config, options, log, profiler);
-    Pipeline pipeline = Pipeline.builder()
-        .offloads(opened.executors())
-        .lateDevices(opened.later())
+    Pipeline.Builder builder = Pipeline.builder()
         .selector(selector(config, log))
         .bytecodeCandidate(config.measured())
         .options(options)
-        .scheduler(escheduler())
         .profiler(profiler)
-        .log(log)
-        .build();
+        .log(log);
+    if (ExecutorChain.AUTO.equals(config.executor())) {
+      // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
+      // program's run; they open when the first loop is offered, and the devices later still (Selections).
+      builder.openLater(() -> {
+        ExecutorChain.Opened opened = executors(providers, config, options, log, profiler);
+        return new Pipeline.Backend(opened.executors(), opened.later(), escheduler());
+      });
+    } else {
+      // A chosen executor opens now, so that what it says of its device comes at start-up.
+      builder.offloads(executors(providers, config, options, log, profiler).executors()).scheduler(escheduler());
+    }
+    Pipeline pipeline = builder.build();
     LoopBridge.install(pipeline.dispatcher());
+    // Loops the pre-scan expects rejected are analyzed only when a report needs their reasons.
+    DeferredAnalyses deferred = new DeferredAnalyses(profiler);
+    profiler.beforeReport(deferred::runAll);
     LoopTransformer transformer = new LoopTransformer(config,
-        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites()), log);
+        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred), profiler, log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached);

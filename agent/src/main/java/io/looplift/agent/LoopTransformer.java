@@ -1,8 +1,9 @@
 package io.looplift.agent;
 
 import io.looplift.analyzer.ClassRewriter;
-import java.lang.instrument.ClassFileTransformer;
+import io.looplift.profiler.Profiler;
 import io.looplift.runtime.Log;
+import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,6 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Rewrites the loops of eligible classes as they load (or are retransformed). Eligible: defined by a class
  * loader other than the bootstrap, platform and agent loaders, not a JDK or LoopLift class, and accepted by
  * {@code include}/{@code exclude}. Thread-safe and never throws: a class it cannot rewrite loads as it is.
+ *
+ * <p>It runs on the thread that loads the class, for every class the program loads, so what it does for a
+ * class without a loop over arrays must stay small: the rewriter's pre-scan reads the bytes once and keeps
+ * nothing. The profiler counts each eligible class and the time spent on it ({@code transform} in the report).
  */
 final class LoopTransformer implements ClassFileTransformer {
   // LoopLift's own packages, wherever they are loaded from; other io/looplift code (the example apps) is fair game.
@@ -21,15 +26,17 @@ final class LoopTransformer implements ClassFileTransformer {
 
   private final LoopLiftConfig config;
   private final ClassRewriter rewriter;
+  private final Profiler profiler;
   private final Log log;
   private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
   private final ClassLoader own = LoopTransformer.class.getClassLoader();
   // Internal names, not classes: remembering a name never keeps an application class loader alive.
   private final Set<String> rewritten = ConcurrentHashMap.newKeySet();
 
-  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Log log) {
+  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Profiler profiler, Log log) {
     this.config = config;
     this.rewriter = rewriter;
+    this.profiler = profiler;
     this.log = log;
   }
 
@@ -38,12 +45,17 @@ final class LoopTransformer implements ClassFileTransformer {
       ProtectionDomain protectionDomain, byte[] classfileBuffer) {
     try {
       if (!eligible(loader, className) || classfileBuffer == null) return null;
-      byte[] out = rewriter.rewrite(classfileBuffer, loader);
-      if (out != null) {
-        rewritten.add(className);
-        log.debug("rewrote " + className.replace('/', '.'));
+      long start = System.nanoTime();
+      try {
+        byte[] out = rewriter.rewrite(classfileBuffer, loader);
+        if (out != null) {
+          rewritten.add(className);
+          log.debug("rewrote " + className.replace('/', '.'));
+        }
+        return out;
+      } finally {
+        profiler.classTransformed(System.nanoTime() - start);
       }
-      return out;
     } catch (Throwable e) {
       log.debugOnce("transform " + className, "left " + className + " unchanged: " + e);
       return null;

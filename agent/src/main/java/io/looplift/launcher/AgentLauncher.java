@@ -1,14 +1,17 @@
 package io.looplift.launcher;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.CodeSource;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -76,18 +79,37 @@ public final class AgentLauncher {
     if (implLoader != null) return implLoader;
     Path agentJar = agentJar();
     if (inst != null) inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar.toFile()));
-    Path impl = Files.createTempFile("looplift-impl-", ".jar");
-    impl.toFile().deleteOnExit();
+    Path impl;
     try (JarFile jar = new JarFile(agentJar.toFile())) {
       JarEntry entry = jar.getJarEntry(IMPL_JAR);
       if (entry == null) throw new IllegalStateException(agentJar + " holds no " + IMPL_JAR);
-      try (InputStream in = jar.getInputStream(entry)) {
-        Files.copy(in, impl, StandardCopyOption.REPLACE_EXISTING);
-      }
+      impl = extract(jar, entry);
     }
     implLoader = new URLClassLoader("looplift", new URL[] {impl.toUri().toURL()},
         ClassLoader.getPlatformClassLoader());
     return implLoader;
+  }
+
+  /**
+   * Copies {@code entry} to a new file in the temporary directory, deleted at exit. The name comes from the
+   * clock, not from {@code Files.createTempFile}, whose {@code SecureRandom} takes a tenth of a second to
+   * seed at start-up; the file is created with {@code CREATE_NEW}, which fails on any file or link already
+   * there, so a name taken (by another JVM, or planted by another user) only makes it try the next.
+   */
+  private static Path extract(JarFile jar, JarEntry entry) throws IOException {
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+    for (int attempt = 0; ; attempt++) {
+      Path impl = dir.resolve("looplift-impl-" + Long.toHexString(System.nanoTime()) + ".jar");
+      try (OutputStream out = Files.newOutputStream(impl, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        impl.toFile().deleteOnExit();
+        try (InputStream in = jar.getInputStream(entry)) {
+          in.transferTo(out);
+        }
+        return impl;
+      } catch (FileAlreadyExistsException e) {
+        if (attempt == 100) throw e;
+      }
+    }
   }
 
   /** The jar this class was loaded from. */

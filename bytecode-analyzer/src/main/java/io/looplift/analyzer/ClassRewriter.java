@@ -1,39 +1,66 @@
 package io.looplift.analyzer;
 
-import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.ref.WeakReference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.JumpInsnNode;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Finds the loops of a class file and rewrites each recognized one into guards, a call to
  * {@code io.looplift.bridge.LoopBridge.submit}, and the original loop as fallback, with
  * {@code LoopBridge.sync()} before the read points that follow; consecutive loops that share temporary
- * arrays also get a region fast path ({@link RegionRewriter}). Thread-safe and never throws: any internal
- * error leaves the class unchanged.
+ * arrays also get a region fast path ({@link RegionRewriter}). Only the methods {@link LoopPrescan} finds
+ * a loop over arrays in are analyzed; a class without one is passed over without building anything.
+ * Thread-safe and never throws: any internal error leaves the class unchanged.
  */
 public final class ClassRewriter {
+  private static final String ANALYZED_LATE = "its class was loaded before this loop was analyzed (the pre-scan"
+      + " expected the analysis to reject it), so it runs as it is";
+
   private final RewriteOptions options;
   private final SiteRegistry registry;
+  private final Executor later; // null: every loop is analyzed before rewrite returns
 
+  /** A rewriter that analyzes every loop of a class before {@link #rewrite} returns. */
   public ClassRewriter(RewriteOptions options, SiteRegistry registry) {
     this.options = options;
     this.registry = registry;
+    this.later = null;
+  }
+
+  /**
+   * A rewriter whose {@link #rewrite} returns once the loops that may be offloaded are analyzed and
+   * rewritten, and hands {@code later} the analysis of the others: loops the pre-scan found an
+   * instruction in that the analyzer always rejects, which the report needs only for their reasons.
+   * {@code later} runs each task at most once, on any thread, whenever it likes (say, when a report is
+   * made); until then the report lacks those loops.
+   */
+  public ClassRewriter(RewriteOptions options, SiteRegistry registry, Executor later) {
+    this.options = options;
+    this.registry = registry;
+    this.later = Objects.requireNonNull(later, "later");
   }
 
   /**
@@ -45,18 +72,41 @@ public final class ClassRewriter {
    *     other classes, never to load them
    */
   public byte[] rewrite(byte[] classfile, ClassLoader loader) {
+    LoopPrescan scan;
+    try {
+      scan = LoopPrescan.of(classfile);
+    } catch (RuntimeException e) {
+      return null;
+    }
+    BitSet now = scan.candidates();
+    BitSet rest = new BitSet();
+    if (later != null) {
+      rest = (BitSet) now.clone();
+      rest.andNot(scan.offloadable());
+      now = scan.offloadable();
+    }
+    try {
+      return now.isEmpty() ? null : rewrite(classfile, loader, scan, now);
+    } finally {
+      if (!rest.isEmpty()) analyzeLater(classfile, loader, scan.className());
+    }
+  }
+
+  private byte[] rewrite(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods) {
     List<Integer> accepted = new ArrayList<>();
     try {
-      ClassNode cn = read(classfile);
-      if (cn == null) return null;
+      ClassReader cr = new ClassReader(classfile);
+      List<MethodNode> candidates = new ArrayList<>();
+      ClassNode cn = read(cr, scan, methods, candidates);
       ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
       // Every method is analyzed before any is rewritten: an analysis inlines helpers as they were written.
       Map<MethodContext, List<LoopAnalyzer.Result>> analyzed = new LinkedHashMap<>();
       String classHash = null;
-      for (MethodNode mn : cn.methods) {
+      for (MethodNode mn : candidates) {
         MethodContext ctx = context(cn, mn, hierarchy);
         if (ctx != null) analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
       }
+      Map<String, MethodNode> rewritten = new HashMap<>();
       for (Map.Entry<MethodContext, List<LoopAnalyzer.Result>> method : analyzed.entrySet()) {
         MethodContext ctx = method.getKey();
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
@@ -71,6 +121,7 @@ public final class ClassRewriter {
         }
         if (plans.isEmpty()) continue;
         accepted.addAll(ids);
+        rewritten.put(ctx.method.name + ctx.method.desc, ctx.method);
         LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method, plans);
         for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
           List<Integer> regionSites = new ArrayList<>();
@@ -84,15 +135,7 @@ public final class ClassRewriter {
         LoopRewriter.rewrite(ctx, plans, ids.stream().mapToInt(Integer::intValue).toArray(), options.minLength(), scratch);
       }
       if (accepted.isEmpty()) return null;
-      int major = cn.version & 0xFFFF;
-      ClassWriter cw = new ClassWriter(major >= Opcodes.V1_6 ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS) {
-        @Override
-        protected String getCommonSuperClass(String a, String b) {
-          return hierarchy.commonSuperClass(a, b);
-        }
-      };
-      cn.accept(cw);
-      return cw.toByteArray();
+      return write(cr, cn.version, rewritten, hierarchy);
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;
@@ -108,18 +151,64 @@ public final class ClassRewriter {
     }
   }
 
+  /**
+   * Hands {@link #later} the analysis of the loops {@link #rewrite} left out, for the report. The task holds
+   * the class's loader weakly, so that tasks waiting to run never keep a loader alive, and holds the class
+   * file only when the loader cannot give it back by name: the bytes of every class with such loops would
+   * add up. A loop accepted after all cannot be rewritten any more and is registered as discarded.
+   */
+  private void analyzeLater(byte[] classfile, ClassLoader loader, String name) {
+    boolean bootstrap = loader == null;
+    WeakReference<ClassLoader> ref = new WeakReference<>(loader);
+    byte[] kept = bootstrap || loader.getResource(name + ".class") == null ? classfile : null;
+    try {
+      later.execute(() -> {
+        ClassLoader l = ref.get();
+        if (!bootstrap && l == null) return; // unloaded with its class
+        try {
+          byte[] bytes = kept != null ? kept : readBack(l, name);
+          if (bytes == null) return;
+          LoopPrescan scan = LoopPrescan.of(bytes);
+          BitSet rest = (BitSet) scan.candidates().clone();
+          rest.andNot(scan.offloadable());
+          for (LoopSite site : sites(bytes, l, scan, rest)) {
+            int id = registry.register(site);
+            if (site.accepted()) registry.discard(id, ANALYZED_LATE);
+          }
+        } catch (IOException | RuntimeException e) {
+          // As for any class that cannot be analyzed: it runs as it is, and the report lacks its loops.
+        }
+      });
+    } catch (RuntimeException e) {
+      // The executor refused the task: the report lacks these loops, which run as they are anyway.
+    }
+  }
+
+  /** The class file {@code loader} has for class {@code name}, or null. */
+  private static byte[] readBack(ClassLoader loader, String name) throws IOException {
+    try (InputStream in = loader.getResourceAsStream(name + ".class")) {
+      return in == null ? null : in.readAllBytes();
+    }
+  }
+
   /** The loop sites of a class file without rewriting it (for {@code analyze JAR|DIR}); empty when unreadable. */
   public static List<LoopSite> analyze(byte[] classfile, ClassLoader loader) {
-    List<LoopSite> sites = new ArrayList<>();
-    ClassNode cn;
     try {
-      cn = read(classfile);
+      LoopPrescan scan = LoopPrescan.of(classfile);
+      return sites(classfile, loader, scan, scan.candidates());
     } catch (RuntimeException e) {
-      return sites;
+      return List.of();
     }
-    if (cn == null) return sites;
+  }
+
+  /** The loop sites of {@code methods}, analyzed without rewriting anything. */
+  private static List<LoopSite> sites(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods) {
+    List<LoopSite> sites = new ArrayList<>();
+    if (methods.isEmpty()) return sites;
+    List<MethodNode> candidates = new ArrayList<>();
+    ClassNode cn = read(new ClassReader(classfile), scan, methods, candidates);
     ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
-    for (MethodNode mn : cn.methods) {
+    for (MethodNode mn : candidates) {
       MethodContext ctx = context(cn, mn, hierarchy);
       if (ctx == null) continue;
       for (LoopAnalyzer.Result r : new LoopAnalyzer(ctx).analyze()) sites.add(r.site());
@@ -127,17 +216,55 @@ public final class ClassRewriter {
     return sites;
   }
 
-  /** Parses a class file, or returns null for classes that are never rewritten (already rewritten ones). */
-  private static ClassNode read(byte[] classfile) {
-    ClassReader cr = new ClassReader(classfile);
+  /**
+   * Parses what the analysis of {@code methods} needs of a class file: every field, and only those methods
+   * (added to {@code candidates} in class file order) and the helpers they call; the code of the other
+   * methods is not even decoded.
+   */
+  private static ClassNode read(ClassReader cr, LoopPrescan scan, BitSet methods, List<MethodNode> candidates) {
+    BitSet toRead = scan.methodsToRead(methods);
     ClassNode cn = new ClassNode();
-    cr.accept(cn, ClassReader.SKIP_FRAMES);
-    for (MethodNode mn : cn.methods) {
-      for (AbstractInsnNode in : mn.instructions) {
-        if (in instanceof MethodInsnNode mi && mi.owner.equals(LoopBridge.INTERNAL_NAME)) return null;
+    cr.accept(new ClassVisitor(Opcodes.ASM9, cn) {
+      private int position;
+
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+          String[] exceptions) {
+        int m = position++;
+        if (!toRead.get(m)) return null;
+        MethodVisitor mn = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if (methods.get(m)) candidates.add((MethodNode) mn);
+        return mn;
       }
-    }
+    }, ClassReader.SKIP_FRAMES);
     return cn;
+  }
+
+  /**
+   * Writes the class with the methods in {@code rewritten} (by name and descriptor) in place of the
+   * originals. ASM copies every other method from the original bytes as it is, frames included, so frames
+   * are computed (and other classes' files read for their common superclasses) only for rewritten code.
+   */
+  private static byte[] write(ClassReader cr, int version, Map<String, MethodNode> rewritten,
+      ClassHierarchy hierarchy) {
+    int major = version & 0xFFFF;
+    ClassWriter cw = new ClassWriter(cr, major >= Opcodes.V1_6 ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS) {
+      @Override
+      protected String getCommonSuperClass(String a, String b) {
+        return hierarchy.commonSuperClass(a, b);
+      }
+    };
+    cr.accept(new ClassVisitor(Opcodes.ASM9, cw) {
+      @Override
+      public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+          String[] exceptions) {
+        MethodNode mn = rewritten.get(name + descriptor);
+        if (mn == null) return super.visitMethod(access, name, descriptor, signature, exceptions);
+        mn.accept(cw);
+        return null;
+      }
+    }, 0);
+    return cw.toByteArray();
   }
 
   /** The analysis context of a method that has a loop, or null for methods without one or not analyzable. */

@@ -17,6 +17,12 @@ public interface LoopLiftMBean {
   /** Loop sites seen so far, offloaded and rejected. */
   int getLoopCount();
 
+  /** Class files the class file transformer examined (see {@link Profiler#classTransformed}). */
+  long getTransformedClasses();
+
+  /** Nanoseconds the class file transformer spent on them, over all class-loading threads. */
+  long getTransformNanos();
+
   /** Writes the report to {@code path} as {@link Profiler#writeReport} does; failures go to stderr. */
   void writeReport(String path);
 }

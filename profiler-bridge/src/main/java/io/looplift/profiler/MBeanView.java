@@ -32,6 +32,16 @@ final class MBeanView implements LoopLiftMBean {
   }
 
   @Override
+  public long getTransformedClasses() {
+    return profiler.transformedClasses();
+  }
+
+  @Override
+  public long getTransformNanos() {
+    return profiler.transformNanos();
+  }
+
+  @Override
   public void writeReport(String path) {
     Path p;
     try {

@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -52,6 +53,12 @@ public final class Profiler {
   private volatile List<String> devices = List.of();
   private volatile Supplier<TraceCacheStats> traceCache = () -> TraceCacheStats.NONE;
   private boolean mbeanRegistered; // guarded by this
+  // Counted on every class-loading thread: adders, so that loading threads never contend on one counter.
+  private final LongAdder transformClasses = new LongAdder();
+  private final LongAdder transformNanos = new LongAdder();
+  private final LongAdder deferredClasses = new LongAdder();
+  private final LongAdder deferredNanos = new LongAdder();
+  private volatile Runnable beforeReport = () -> { };
 
   /** An empty profiler: no sites, kernels or devices. */
   public Profiler() {}
@@ -197,8 +204,38 @@ public final class Profiler {
   }
 
   /**
+   * Counts one class file the class file transformer examined and the {@code nanos} it spent on it, on the
+   * thread that loads the class (the pre-scan, and the analysis and rewriting of the loops that may be
+   * offloaded). Cheap: called for every class the program loads.
+   */
+  public void classTransformed(long nanos) {
+    transformClasses.increment();
+    transformNanos.add(Math.max(0, nanos));
+  }
+
+  /**
+   * Counts one class whose remaining loops were analyzed for a report, off the class-loading path, in
+   * {@code nanos}.
+   */
+  public void analysisDeferred(long nanos) {
+    deferredClasses.increment();
+    deferredNanos.add(Math.max(0, nanos));
+  }
+
+  /**
+   * Sets what runs before every report is built ({@link #reportJson}, {@link #summary}, the MBean's loop
+   * count): work that completes the report, such as analyses left until a report needs them. It runs on
+   * the thread asking for the report and must not throw.
+   */
+  public void beforeReport(Runnable work) {
+    beforeReport = Objects.requireNonNull(work, "work");
+  }
+
+  /**
    * The report of DESIGN.md as one line of JSON:
-   * {@code {"loops":[…],"traceCache":{"hits","misses"},"kernels":[…],"devices":[…]}}. Each loop has
+   * {@code {"loops":[…],"traceCache":{"hits","misses"},"kernels":[…],"devices":[…],
+   * "transform":{"classes","nanos","deferred":{"classes","nanos"}}}}.
+   * Each loop has
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
    * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
@@ -207,6 +244,7 @@ public final class Profiler {
    * {@code timeNanos}, {@code transferNanos}, {@code transferBytes} and {@code selection}.
    */
   public String reportJson() {
+    beforeReport.run();
     JsonWriter w = new JsonWriter().beginObject();
     w.name("loops").beginArray();
     for (SiteRecord s : siteSnapshot()) {
@@ -257,6 +295,11 @@ public final class Profiler {
     w.name("devices").beginArray();
     for (String d : devices) w.value(d);
     w.endArray();
+    w.name("transform").beginObject().name("classes").value(transformClasses.sum())
+        .name("nanos").value(transformNanos.sum())
+        .name("deferred").beginObject().name("classes").value(deferredClasses.sum())
+        .name("nanos").value(deferredNanos.sum()).endObject()
+        .endObject();
     return w.endObject().toString();
   }
 
@@ -266,6 +309,7 @@ public final class Profiler {
    * line of totals. Lines end with {@code \n}.
    */
   public String summary() {
+    beforeReport.run();
     StringBuilder sb = new StringBuilder();
     List<SiteRecord> all = siteSnapshot();
     long offloadedSites = 0;
@@ -307,9 +351,10 @@ public final class Profiler {
     TraceCacheStats tc = traceCache.get();
     sb.append(String.format(Locale.ROOT,
         "looplift: %d loops (%d offloaded, %d rejected), runs %d/%d, %s; %d kernels, %d launches, %s;"
-            + " trace cache %d hits, %d misses%n",
+            + " trace cache %d hits, %d misses; %d classes examined in %s, %d analyzed later for the report in %s%n",
         all.size(), offloadedSites, all.size() - offloadedSites, offloadedRuns, fallbackRuns, millis(nanos),
-        ks.size(), launches, millis(kernelNanos), tc.hits(), tc.misses()));
+        ks.size(), launches, millis(kernelNanos), tc.hits(), tc.misses(), transformClasses.sum(),
+        millis(transformNanos.sum()), deferredClasses.sum(), millis(deferredNanos.sum())));
     return sb.toString();
   }
 
@@ -382,7 +427,16 @@ public final class Profiler {
     return n;
   }
 
+  long transformedClasses() {
+    return transformClasses.sum();
+  }
+
+  long transformNanos() {
+    return transformNanos.sum();
+  }
+
   int loopCount() {
+    beforeReport.run();
     synchronized (sitesLock) {
       return siteCount;
     }

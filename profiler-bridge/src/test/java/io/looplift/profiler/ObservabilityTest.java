@@ -66,6 +66,7 @@ class ObservabilityTest {
     p.offloaded(site, "jvm", 5);
     p.offloaded(site, "jvm", 5);
     p.fallback(site, "short");
+    p.classTransformed(700);
     assertTrue(p.registerMBean());
     assertTrue(p.registerMBean(), "idempotent");
 
@@ -74,6 +75,8 @@ class ObservabilityTest {
     assertEquals(2L, server.getAttribute(name, "OffloadedRuns"));
     assertEquals(1L, server.getAttribute(name, "FallbackRuns"));
     assertEquals(1, server.getAttribute(name, "LoopCount"));
+    assertEquals(1L, server.getAttribute(name, "TransformedClasses"));
+    assertEquals(700L, server.getAttribute(name, "TransformNanos"));
     assertEquals(p.reportJson(), server.getAttribute(name, "ReportJson"));
     Path report = dir.resolve("jmx.json");
     server.invoke(name, "writeReport", new Object[] {report.toString()}, new String[] {String.class.getName()});

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -20,8 +21,23 @@ class ProfilerTest {
 
   @Test
   void emptyReport() {
-    assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[]}",
+    assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[],"
+        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}}}",
         new Profiler().reportJson());
+  }
+
+  @Test
+  void workSetToRunBeforeReportsCompletesEachReport() {
+    Profiler p = new Profiler();
+    List<String> late = new ArrayList<>(List.of("a", "b"));
+    p.beforeReport(() -> {
+      while (!late.isEmpty()) p.siteAdded(new SiteInfo("demo.Late", late.remove(0), "()V", 1, "loop", "rejected", "why"));
+    });
+    assertTrue(p.reportJson().contains("\"method\":\"b\""));
+    late.add("c");
+    assertTrue(p.summary().contains("Late.c:1"));
+    late.add("d");
+    assertEquals(4, p.loopCount());
   }
 
   @Test
@@ -50,14 +66,32 @@ class ProfilerTest {
     p.kernelLaunch("k0", "opencl", 20, scale);
     p.kernelLaunch("k1", "jvm", 7, scale);
     p.kernelLaunch("fused", "jvm", 11, sum, scale);
+    p.kernelTransfer("k0", 12, 4096);
+    p.kernelTransfer("k0", 8, 4096);
+    Map<String, Double> times = new LinkedHashMap<>();
+    times.put("bytecode", 1.25);
+    times.put("jvm", 0.5);
+    times.put("opencl:0", Double.NaN);
+    SelectionInfo chosen = new SelectionInfo("jvm", "measured", times, Map.of("opencl:0", 0.125), 6, 9000,
+        "jvm (measured: fastest)");
+    p.siteSelection(scale, () -> chosen);
+    p.kernelSelection("fused", () -> chosen);
+    p.kernelSelection("k1", () -> {
+      throw new IllegalStateException("a source that fails leaves the selection out");
+    });
     p.traceCache(() -> new TraceCacheStats(5, 2, 1, 4, 3));
     p.devices(List.of("jvm: 16 threads", "opencl: NVIDIA H200"));
+    p.classTransformed(300);
+    p.classTransformed(-5); // a clock that stepped back counts the class, not the time
+    p.classTransformed(1200);
+    p.analysisDeferred(4000);
     assertEquals(2, sum);
     assertEquals(1, copy);
     String expected = "{\"loops\":["
         + "{\"id\":0,\"class\":\"demo.Demo\",\"method\":\"scale\",\"descriptor\":\"([F[F)V\",\"line\":12,"
         + "\"kind\":\"map\",\"status\":\"offloaded\",\"reason\":null,\"executor\":\"opencl\","
-        + "\"runs\":{\"offloaded\":3,\"fallback\":2},\"timeNanos\":175,\"lastFallback\":\"null array\"},"
+        + "\"runs\":{\"offloaded\":3,\"fallback\":2},\"timeNanos\":175,\"lastFallback\":\"null array\","
+        + "\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}},"
         + "{\"id\":1,\"class\":\"demo.Demo\",\"method\":\"copy\",\"descriptor\":\"([I)V\",\"line\":-1,"
         + "\"kind\":\"loop\",\"status\":\"rejected\",\"reason\":\"unknown call\",\"executor\":null,"
         + "\"runs\":{\"offloaded\":0,\"fallback\":0},\"timeNanos\":0,\"lastFallback\":null},"
@@ -66,12 +100,18 @@ class ProfilerTest {
         + "\"runs\":{\"offloaded\":0,\"fallback\":1},\"timeNanos\":0,\"lastFallback\":\"guard failed\"}],"
         + "\"traceCache\":{\"hits\":5,\"misses\":2,\"evictions\":1,\"regionHits\":4,\"regionMisses\":3},"
         + "\"kernels\":["
-        + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90},"
-        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7},"
-        + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11}],"
-        + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"]}";
+        + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90,"
+        + "\"transferNanos\":20,\"transferBytes\":8192},"
+        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7,"
+        + "\"transferNanos\":0,\"transferBytes\":0},"
+        + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11,"
+        + "\"transferNanos\":0,\"transferBytes\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
+        + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
+        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}}}";
     String json = p.reportJson();
     assertEquals(expected, json);
+    assertTrue(p.summary().contains("Demo.scale:12  map  opencl  runs 3/2  0.0 ms  last fallback: null array  chose jvm"
+        + " (measured: fastest)"), p.summary());
     Json.parse(json);
   }
 
@@ -167,11 +207,15 @@ class ProfilerTest {
     p.offloaded(scale, "jvm", 0);
     p.kernelLaunch("k0", "jvm", 3_000_000, scale);
     p.traceCache(() -> new TraceCacheStats(2, 1, 0, 0, 0));
+    p.classTransformed(1_500_000);
+    p.classTransformed(900_000);
+    p.analysisDeferred(7_000_000);
     String[] lines = p.summary().split("\n");
     assertEquals(3, lines.length, p.summary());
     assertEquals("offloaded  Demo.scale:12  map  jvm  runs 3/0  4.1 ms", lines[0]);
     assertEquals("rejected   Demo2.copy  loop  unknown call", lines[1]);
     assertEquals("looplift: 2 loops (1 offloaded, 1 rejected), runs 3/0, 4.1 ms; 1 kernels, 1 launches, 3.0 ms;"
-        + " trace cache 2 hits, 1 misses", lines[2]);
+        + " trace cache 2 hits, 1 misses; 2 classes examined in 2.4 ms, 1 analyzed later for the report in 7.0 ms",
+        lines[2]);
   }
 }

@@ -14,25 +14,52 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The run-time pipeline behind the bridge, assembled from its collaborators: the executors and how one is
  * chosen for each launch (the {@link Selector}), the E-scheduler, the profiler, the log and a clock.
  * {@link #sites()} is what the rewriter registers loop sites with; {@link #dispatcher()} is what the bridge
- * calls. Built once per JVM by the agent, and by tests without any agent.
+ * calls. Built once per JVM by the agent, and by tests without any agent. The executors and the scheduler may
+ * be opened when the first loop is offered ({@link Builder#openLater}), so that a program that runs no
+ * rewritten loop never pays for them.
  */
 public final class Pipeline {
   private final SiteTable sites;
-  private final LoopDispatcher dispatcher;
+  private final LoopBridge.Dispatcher dispatcher;
 
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
+    if (b.opener == null) {
+      this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler));
+    } else {
+      Supplier<Backend> opener = b.opener;
+      this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get()), b.log);
+    }
+  }
+
+  private LoopDispatcher dispatcher(Builder b, Backend backend) {
     Selector selector = b.selector != null ? b.selector
         : Selector.builder("pipeline", Runtime.getRuntime().availableProcessors()).forced("the executors given").build();
-    Selections selections = new Selections(selector, b.offloads, b.later, b.bytecode, b.options, b.profiler);
+    Selections selections = new Selections(selector, backend.offloads(), backend.later(), b.bytecode, b.options,
+        b.profiler);
     KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock);
-    this.dispatcher = new LoopDispatcher(sites, runner, selections, b.scheduler, b.profiler, b.log, b.queueLimit,
+    return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
         b.clock);
+  }
+
+  /**
+   * What {@link Builder#openLater} opens: the executors opened up front in order of preference (at least one),
+   * the device executors a measuring selector may add later, and the scheduler.
+   */
+  public record Backend(List<Offload> offloads, LateDevices later, EScheduler scheduler) {
+    /** @throws IllegalArgumentException when there are no executors */
+    public Backend {
+      offloads = List.copyOf(offloads);
+      if (offloads.isEmpty()) throw new IllegalArgumentException("no executors");
+      Objects.requireNonNull(later, "later");
+      Objects.requireNonNull(scheduler, "scheduler");
+    }
   }
 
   /**
@@ -65,6 +92,7 @@ public final class Pipeline {
     private Log log = new Log(Log.Level.QUIET, line -> {});
     private LongSupplier clock = System::nanoTime;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
+    private Supplier<Backend> opener;
 
     private Builder() {}
 
@@ -140,10 +168,20 @@ public final class Pipeline {
       return this;
     }
 
-    /** @throws IllegalStateException when no executors or no scheduler were set */
+    /**
+     * Opens the executors and the scheduler with {@code opener} when the first loop is offered instead of
+     * taking them now: {@code opener} runs once, on the thread that needs them; if it throws, every loop runs
+     * as bytecode. Replaces {@link #offloads}, {@link #lateDevices} and {@link #scheduler}.
+     */
+    public Builder openLater(Supplier<Backend> opener) {
+      this.opener = Objects.requireNonNull(opener, "opener");
+      return this;
+    }
+
+    /** @throws IllegalStateException when neither an opener nor the executors and a scheduler were set */
     public Pipeline build() {
-      if (offloads.isEmpty()) throw new IllegalStateException("no executors");
-      if (scheduler == null) throw new IllegalStateException("no scheduler");
+      if (opener == null && offloads.isEmpty()) throw new IllegalStateException("no executors");
+      if (opener == null && scheduler == null) throw new IllegalStateException("no scheduler");
       return new Pipeline(this);
     }
   }

@@ -2,6 +2,7 @@ package io.looplift.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,9 @@ import io.looplift.ir.LoopSite;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.executors.schedule.EScheduler;
+import io.looplift.executors.select.Candidate;
+import io.looplift.executors.select.LateDevices;
+import io.looplift.executors.select.Offload;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Cond;
@@ -75,6 +79,48 @@ class PipelineTest {
   void anUnknownSiteRunsTheOriginalLoop() {
     Pipeline pipeline = Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).build();
     assertEquals(LoopBridge.DECLINED, pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));
+  }
+
+  @Test
+  void executorsOpenedLaterOpenOnceWhenTheFirstLoopIsOffered() {
+    List<String> opened = new ArrayList<>();
+    Pipeline pipeline = Pipeline.builder().openLater(() -> {
+      opened.add("open");
+      return new Pipeline.Backend(
+          List.of(new Offload(new ReferenceExecutor(), new Candidate("reference", "interpreter"))), LateDevices.none(),
+          scheduler);
+    }).build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    d.sync();
+    d.abortRegion();
+    assertFalse(d.endRegion());
+    assertEquals(List.of(), opened, "nothing can be pending before a loop is offered");
+    int[] in = {1, 2, 3, 4};
+    int[] out = new int[4];
+    assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    d.sync();
+    assertArrayEquals(new int[] {2, 3, 4, 5}, out);
+    assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {out, in}, new long[1], 0, 4));
+    d.sync();
+    assertEquals(List.of("open"), opened);
+  }
+
+  @Test
+  void executorsThatCannotBeOpenedLeaveEveryLoopAsBytecode() {
+    List<String> lines = new ArrayList<>();
+    Pipeline pipeline = Pipeline.builder().log(new Log(Log.Level.QUIET, lines::add)).openLater(() -> {
+      throw new IllegalStateException("no pool");
+    }).build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
+    d.beginRegion(0);
+    assertEquals(null, d.temp(4, 10));
+    assertFalse(d.endRegion());
+    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
+    assertEquals(List.of("looplift: could not open the executors (java.lang.IllegalStateException: no pool);"
+        + " loops run as they are"), lines);
   }
 
   @Test

@@ -46,9 +46,7 @@ public final class LateDevices implements AutoCloseable {
     synchronized (this) {
       if (!started && !providers.isEmpty()) {
         started = true;
-        Thread t = new Thread(this::openAll, "looplift-devices");
-        t.setDaemon(true);
-        t.start();
+        daemon(this::openAll, "looplift-devices").start();
       }
     }
     return open;
@@ -57,6 +55,20 @@ public final class LateDevices implements AutoCloseable {
   /** The executors opened so far, without starting to open any. */
   public List<Offload> opened() {
     return open;
+  }
+
+  /**
+   * A daemon thread that keeps nothing of the program thread that happens to create it: not its context class
+   * loader, nor (through the inherited access control context) the protection domains on its stack, either of
+   * which would keep the class loader of the program's class alive as long as the thread runs.
+   */
+  @SuppressWarnings("removal") // no other way to leave the caller's frames out of a new thread's context
+  public static Thread daemon(Runnable task, String name) {
+    Thread t = java.security.AccessController.doPrivileged(
+        (java.security.PrivilegedAction<Thread>) () -> new Thread(task, name));
+    t.setContextClassLoader(LateDevices.class.getClassLoader());
+    t.setDaemon(true);
+    return t;
   }
 
   private void openAll() {

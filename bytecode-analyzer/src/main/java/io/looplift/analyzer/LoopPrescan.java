@@ -1,0 +1,372 @@
+package io.looplift.analyzer;
+
+import io.looplift.bridge.LoopBridge;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.BitSet;
+
+/**
+ * A pass over the raw bytes of a class file that tells which of its methods hold a loop the analyzer must
+ * look at, so that every other class is passed over without building anything, and which of those loops
+ * may be offloaded at all.
+ *
+ * <p>A method is a <em>candidate</em> when an element of a primitive array, or a row of an array of arrays,
+ * is read or written inside a loop: between the target and the source of a backward branch (a jump, or a
+ * switch case whose target comes first), by the method itself or by a static method of the same class it
+ * calls there, directly or through other such calls (the analyzer inlines those helpers). Every instruction
+ * on a cycle of the control-flow graph lies in such a span, so every natural loop with an array access is
+ * covered; a loop without one cannot be offloaded and is not looked at. A class that already calls
+ * {@code LoopBridge} was rewritten before and has no candidates.
+ *
+ * <p>A candidate is <em>offloadable</em> when such a span also holds none of the instructions the analyzer
+ * rejects wherever they are in a loop (a call it cannot inline, an allocation, a field write, a monitor, a
+ * switch...; a return or {@code athrow} in the span is an early exit). Compilers lay a loop out as one span
+ * that holds its body and whatever leaves it, so the loops of the other candidates are all rejected: they
+ * are analyzed only to give the report their reasons, which can wait (see {@link ClassRewriter}).
+ *
+ * <p>This reads the class file format (JVMS §4) directly rather than through ASM's {@code ClassReader}: it
+ * decodes no string and allocates only a few small arrays per class, several times cheaper than even a
+ * visitor that ignores everything, and it runs for every class the program loads. Not thread-safe; one
+ * instance per class file.
+ */
+final class LoopPrescan {
+  private static final byte[] CODE = "Code".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] BRIDGE = LoopBridge.INTERNAL_NAME.getBytes(StandardCharsets.US_ASCII);
+
+  // What scanCode does with an instruction, by opcode.
+  private static final byte OTHER = 0;
+  private static final byte ARRAY = 1; // a primitive element or a row is read or written
+  private static final byte BRANCH = 2; // a 16-bit branch offset follows
+  private static final byte BRANCH_WIDE = 3; // a 32-bit branch offset follows
+  private static final byte INVOKESTATIC = 4;
+  private static final byte TABLESWITCH = 5;
+  private static final byte LOOKUPSWITCH = 6;
+  private static final byte WIDE = 7;
+  private static final byte[] KIND = new byte[256];
+
+  /** The length of each instruction with a fixed length, by opcode; 0 otherwise, -1 for no instruction. */
+  private static final byte[] LENGTH = new byte[256];
+
+  /**
+   * The instructions the analyzer rejects wherever they are in a loop: {@code aconst_null},
+   * {@code aastore}, {@code dup2_x2}, the switches, the returns, {@code putstatic}, {@code putfield}, every
+   * invoke but {@code invokestatic}, {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
+   * {@code checkcast}, {@code instanceof}, the monitors and {@code multianewarray}.
+   */
+  private static final boolean[] REJECTED = new boolean[256];
+
+  static {
+    Arrays.fill(LENGTH, (byte) -1);
+    Arrays.fill(LENGTH, 0x00, 0xc4, (byte) 1); // most opcodes up to monitorexit have no operand
+    for (int op : new int[] {0x10, 0x12, 0x15, 0x16, 0x17, 0x18, 0x19, 0xa9, 0xbc}) LENGTH[op] = 2;
+    for (int op : new int[] {0x11, 0x13, 0x14, 0x84, 0xbb, 0xbd, 0xc0, 0xc1}) LENGTH[op] = 3;
+    Arrays.fill(LENGTH, 0x36, 0x3b, (byte) 2); // istore..astore
+    Arrays.fill(LENGTH, 0x99, 0xa9, (byte) 3); // ifeq..jsr
+    Arrays.fill(LENGTH, 0xb2, 0xb9, (byte) 3); // getstatic..invokestatic
+    LENGTH[0xb9] = 5; // invokeinterface
+    LENGTH[0xba] = 5; // invokedynamic
+    LENGTH[0xaa] = 0; // tableswitch
+    LENGTH[0xab] = 0; // lookupswitch
+    LENGTH[0xc4] = 0; // wide
+    LENGTH[0xc5] = 4; // multianewarray
+    LENGTH[0xc6] = 3; // ifnull
+    LENGTH[0xc7] = 3; // ifnonnull
+    LENGTH[0xc8] = 5; // goto_w
+    LENGTH[0xc9] = 5; // jsr_w
+
+    Arrays.fill(KIND, 0x2e, 0x36, ARRAY); // iaload..saload, aaload (rows) included
+    Arrays.fill(KIND, 0x4f, 0x57, ARRAY); // iastore..sastore
+    KIND[0x53] = OTHER; // aastore: an object array, never offloaded
+    Arrays.fill(KIND, 0x99, 0xa9, BRANCH); // if*, goto, jsr
+    KIND[0xc6] = BRANCH;
+    KIND[0xc7] = BRANCH;
+    KIND[0xc8] = BRANCH_WIDE;
+    KIND[0xc9] = BRANCH_WIDE;
+    KIND[0xb8] = INVOKESTATIC;
+    KIND[0xaa] = TABLESWITCH;
+    KIND[0xab] = LOOKUPSWITCH;
+    KIND[0xc4] = WIDE;
+
+    for (int op : new int[] {0x01, 0x53, 0x5e, 0xaa, 0xab, 0xb3, 0xb5, 0xb6, 0xb7, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
+        0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc5}) {
+      REJECTED[op] = true;
+    }
+    Arrays.fill(REJECTED, 0xac, 0xb2, true); // ireturn..return
+  }
+
+  private final byte[] b;
+  /** Offset of each constant pool entry's tag byte, by index. */
+  private int[] cp;
+  private int thisName;
+
+  // Per method, by position in the class file.
+  private int[] nameIndex;
+  private int[] descIndex;
+  private final BitSet candidates = new BitSet();
+  private final BitSet offloadable = new BitSet();
+  private final BitSet touchesArrays = new BitSet();
+
+  // Calls of static methods of this class, in order: the calling method, the NameAndType entry, the
+  // offset of the call, and whether a backward branch of the caller spans it (with no rejected instruction).
+  private int calls;
+  private int[] callMethod = new int[0];
+  private int[] callNat = new int[0];
+  private int[] callPc = new int[0];
+  private final BitSet callInLoop = new BitSet();
+  private final BitSet callInCleanLoop = new BitSet();
+  private int[] callee;
+  private boolean callsBridge;
+
+  private LoopPrescan(byte[] classfile) {
+    this.b = classfile;
+  }
+
+  /**
+   * Scans {@code classfile}.
+   *
+   * @throws IllegalArgumentException or {@link IndexOutOfBoundsException} when the bytes are not a class
+   *     file this scan can read (the class is then left as it is)
+   */
+  static LoopPrescan of(byte[] classfile) {
+    LoopPrescan scan = new LoopPrescan(classfile);
+    scan.scan();
+    return scan;
+  }
+
+  /**
+   * The candidate methods, by their position in the class file's method table (the order in which
+   * {@code ClassReader} visits them); empty when the class has none.
+   */
+  BitSet candidates() {
+    return candidates;
+  }
+
+  /** The internal name of the class. */
+  String className() {
+    int at = cp[thisName];
+    try {
+      // The entry's length and modified UTF-8 bytes are what readUTF reads.
+      return new DataInputStream(new ByteArrayInputStream(b, at + 1, 2 + u2(at + 1))).readUTF();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("malformed class name", e);
+    }
+  }
+
+  /** The candidates with a loop that may be offloaded, by position. */
+  BitSet offloadable() {
+    return offloadable;
+  }
+
+  /**
+   * What the analysis of {@code methods} reads: those methods and the static methods of this class they
+   * call, directly or through each other (helpers the analyzer may inline), by position.
+   */
+  BitSet methodsToRead(BitSet methods) {
+    BitSet read = (BitSet) methods.clone();
+    if (read.isEmpty() || calls == 0) return read;
+    int[] targets = callees();
+    for (boolean grew = true; grew; ) {
+      grew = false;
+      for (int k = 0; k < calls; k++) {
+        if (targets[k] >= 0 && read.get(callMethod[k]) && !read.get(targets[k])) {
+          read.set(targets[k]);
+          grew = true;
+        }
+      }
+    }
+    return read;
+  }
+
+  private void scan() {
+    if (u4(0) != 0xCAFEBABE) throw new IllegalArgumentException("not a class file");
+    int count = u2(8);
+    cp = new int[count];
+    int p = 10;
+    for (int i = 1; i < count; i++) {
+      cp[i] = p;
+      switch (b[p]) {
+        case 1 -> p += 3 + u2(p + 1); // Utf8
+        case 3, 4, 9, 10, 11, 12, 17, 18 -> p += 5; // Integer, Float, refs, NameAndType, Dynamic, InvokeDynamic
+        case 5, 6 -> { // Long and Double take two entries
+          p += 9;
+          i++;
+        }
+        case 7, 8, 16, 19, 20 -> p += 3; // Class, String, MethodType, Module, Package
+        case 15 -> p += 4; // MethodHandle
+        default -> throw new IllegalArgumentException("unknown constant pool tag " + b[p]);
+      }
+    }
+    thisName = u2(cp[u2(p + 2)] + 1);
+    p += 8 + 2 * u2(p + 6); // access, this, super, interfaces
+    int fields = u2(p);
+    p += 2;
+    for (int f = 0; f < fields; f++) p = skipAttributes(p + 6);
+    int methods = u2(p);
+    p += 2;
+    nameIndex = new int[methods];
+    descIndex = new int[methods];
+    for (int m = 0; m < methods; m++) {
+      nameIndex[m] = u2(p + 2);
+      descIndex[m] = u2(p + 4);
+      int attributes = u2(p + 6);
+      p += 8;
+      for (int a = 0; a < attributes; a++) {
+        int length = u4(p + 2);
+        if (utf8Equals(u2(p), CODE)) scanCode(m, p + 14, u4(p + 10));
+        p += 6 + length;
+      }
+      if (callsBridge) {
+        candidates.clear();
+        offloadable.clear();
+        return;
+      }
+    }
+    resolveHelpers();
+  }
+
+  /** Scans the bytecode of method {@code m}, {@code length} bytes from offset {@code start}. */
+  private void scanCode(int m, int start, int length) {
+    int firstCall = calls;
+    int lastArray = -1; // offset of the last array access so far
+    int lastRejected = -1; // and of the last instruction in REJECTED
+    for (int pc = 0; pc < length; ) {
+      int at = start + pc;
+      int op = b[at] & 0xFF;
+      int size = LENGTH[op];
+      if (REJECTED[op]) lastRejected = pc;
+      switch (KIND[op]) {
+        case ARRAY -> lastArray = pc;
+        case BRANCH -> backwardBranch(m, pc, pc + s2(at + 1), lastArray, lastRejected, firstCall);
+        case BRANCH_WIDE -> backwardBranch(m, pc, pc + u4(at + 1), lastArray, lastRejected, firstCall);
+        case INVOKESTATIC -> call(m, pc, u2(at + 1));
+        case TABLESWITCH, LOOKUPSWITCH -> {
+          int table = start + ((pc + 4) & ~3); // operands are aligned to 4 bytes from the start of the code
+          backwardBranch(m, pc, pc + u4(table), lastArray, lastRejected, firstCall);
+          boolean range = op == 0xaa;
+          int cases = range ? u4(table + 8) - u4(table + 4) + 1 : u4(table + 4);
+          int stride = range ? 4 : 8; // a tableswitch lists offsets, a lookupswitch (key, offset) pairs
+          for (int k = 0; k < cases; k++) {
+            backwardBranch(m, pc, pc + u4(table + 12 + stride * k), lastArray, lastRejected, firstCall);
+          }
+          size = table + (range ? 12 : 8) + stride * cases - at;
+        }
+        case WIDE -> size = (b[at + 1] & 0xFF) == 0x84 ? 6 : 4; // iinc has two wide operands, the others one
+        default -> { }
+      }
+      if (size <= 0) throw new IllegalArgumentException("unknown opcode " + op);
+      pc += size;
+    }
+    if (lastArray >= 0) touchesArrays.set(m);
+  }
+
+  /**
+   * A branch of method {@code m} at offset {@code pc} to {@code target}: when it goes backward, the code
+   * in between is a loop (or part of one), with an array access if {@code lastArray} lies in it and a
+   * rejected instruction if {@code lastRejected} does; the calls made there since {@code firstCall} are
+   * calls from a loop.
+   */
+  private void backwardBranch(int m, int pc, int target, int lastArray, int lastRejected, int firstCall) {
+    if (target > pc) return;
+    boolean clean = lastRejected < target;
+    if (lastArray >= target) {
+      candidates.set(m);
+      if (clean) offloadable.set(m);
+    }
+    for (int k = calls - 1; k >= firstCall && callPc[k] >= target; k--) {
+      callInLoop.set(k);
+      if (clean) callInCleanLoop.set(k);
+    }
+  }
+
+  /** Notes a call of a static method of this class; a call of the bridge marks the class as rewritten. */
+  private void call(int m, int pc, int ref) {
+    int owner = u2(cp[u2(cp[ref] + 1)] + 1);
+    if (utf8Equals(owner, BRIDGE)) callsBridge = true;
+    if (!sameUtf8(owner, thisName)) return;
+    if (calls == callPc.length) {
+      int n = Math.max(8, 2 * calls);
+      callMethod = Arrays.copyOf(callMethod, n);
+      callNat = Arrays.copyOf(callNat, n);
+      callPc = Arrays.copyOf(callPc, n);
+    }
+    callMethod[calls] = m;
+    callNat[calls] = u2(cp[ref] + 3);
+    callPc[calls] = pc;
+    calls++;
+  }
+
+  /**
+   * Adds the methods that call, from a loop, a helper of this class that touches arrays itself or through
+   * the helpers it calls.
+   */
+  private void resolveHelpers() {
+    if (callInLoop.isEmpty()) return;
+    int[] targets = callees();
+    for (boolean grew = true; grew; ) {
+      grew = false;
+      for (int k = 0; k < calls; k++) {
+        if (targets[k] >= 0 && touchesArrays.get(targets[k]) && !touchesArrays.get(callMethod[k])) {
+          touchesArrays.set(callMethod[k]);
+          grew = true;
+        }
+      }
+    }
+    for (int k = callInLoop.nextSetBit(0); k >= 0; k = callInLoop.nextSetBit(k + 1)) {
+      if (targets[k] < 0 || !touchesArrays.get(targets[k])) continue;
+      candidates.set(callMethod[k]);
+      if (callInCleanLoop.get(k)) offloadable.set(callMethod[k]);
+    }
+  }
+
+  /** For each call of a static method of this class, the position of the method it calls, or -1. */
+  private int[] callees() {
+    if (callee == null) {
+      callee = new int[calls];
+      for (int k = 0; k < calls; k++) callee[k] = method(callNat[k]);
+    }
+    return callee;
+  }
+
+  /** The method of this class with the name and descriptor of NameAndType entry {@code nat}, or -1. */
+  private int method(int nat) {
+    int name = u2(cp[nat] + 1);
+    int desc = u2(cp[nat] + 3);
+    for (int m = 0; m < nameIndex.length; m++) {
+      if (sameUtf8(name, nameIndex[m]) && sameUtf8(desc, descIndex[m])) return m;
+    }
+    return -1;
+  }
+
+  private boolean sameUtf8(int i, int j) {
+    if (i == j) return true;
+    int li = u2(cp[i] + 1);
+    return li == u2(cp[j] + 1) && Arrays.equals(b, cp[i] + 3, cp[i] + 3 + li, b, cp[j] + 3, cp[j] + 3 + li);
+  }
+
+  private boolean utf8Equals(int i, byte[] ascii) {
+    int at = cp[i];
+    return u2(at + 1) == ascii.length && Arrays.equals(b, at + 3, at + 3 + ascii.length, ascii, 0, ascii.length);
+  }
+
+  private int skipAttributes(int p) {
+    int attributes = u2(p);
+    p += 2;
+    for (int a = 0; a < attributes; a++) p += 6 + u4(p + 2);
+    return p;
+  }
+
+  private int u2(int p) {
+    return ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
+  }
+
+  private int s2(int p) {
+    return (short) u2(p);
+  }
+
+  private int u4(int p) {
+    return (u2(p) << 16) | u2(p + 2);
+  }
+}

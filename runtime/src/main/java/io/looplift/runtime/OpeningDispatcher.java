@@ -1,0 +1,121 @@
+package io.looplift.runtime;
+
+import io.looplift.bridge.LoopBridge;
+import java.util.function.Supplier;
+
+/**
+ * The dispatcher of a pipeline whose executors and scheduler open when the first loop is offered
+ * ({@link #submit} or {@link #beginRegion}) rather than at start-up. Until then nothing can be pending, so
+ * {@link #sync}, {@link #endRegion} and {@link #abortRegion} have nothing to do and open nothing. If
+ * opening fails, every loop runs as bytecode, as with no pipeline at all. Never throws; thread-safe.
+ */
+final class OpeningDispatcher implements LoopBridge.Dispatcher {
+  private static final LoopBridge.Dispatcher FAILED = new LoopBridge.Dispatcher() {
+    @Override
+    public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+      return LoopBridge.DECLINED;
+    }
+
+    @Override
+    public void ran(int siteId) {}
+
+    @Override
+    public void sync() {}
+
+    @Override
+    public void beginRegion(int regionId) {}
+
+    @Override
+    public Object temp(int length, int arrayType) { return null; }
+
+    @Override
+    public boolean endRegion() { return false; }
+
+    @Override
+    public void abortRegion() {}
+  };
+
+  private final Supplier<LoopBridge.Dispatcher> opener;
+  private final Log log;
+  private volatile LoopBridge.Dispatcher opened;
+
+  /** {@code opener} builds the real dispatcher; it runs at most once, on the first thread that needs it. */
+  OpeningDispatcher(Supplier<LoopBridge.Dispatcher> opener, Log log) {
+    this.opener = opener;
+    this.log = log;
+  }
+
+  /** Opens the pipeline now if it is not open yet, and returns its dispatcher. */
+  LoopBridge.Dispatcher open() {
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) return d;
+    synchronized (this) {
+      if (opened == null) {
+        try {
+          opened = openAsAtStartUp();
+        } catch (Throwable e) {
+          log.warn("could not open the executors (" + e + "); loops run as they are");
+          opened = FAILED;
+        }
+      }
+      return opened;
+    }
+  }
+
+  /**
+   * Runs the opener as if at start-up: the threads it starts must not inherit the caller's context class
+   * loader, nor (through the inherited access control context) the protection domains on the caller's
+   * stack, or the executors' threads would keep the class loader of the first loop's class alive.
+   */
+  @SuppressWarnings("removal") // no other way to leave the caller's frames out of a new thread's context
+  private LoopBridge.Dispatcher openAsAtStartUp() {
+    Thread t = Thread.currentThread();
+    ClassLoader caller = t.getContextClassLoader();
+    t.setContextClassLoader(ClassLoader.getSystemClassLoader());
+    try {
+      return java.security.AccessController.doPrivileged(
+          (java.security.PrivilegedAction<LoopBridge.Dispatcher>) opener::get);
+    } finally {
+      t.setContextClassLoader(caller);
+    }
+  }
+
+  @Override
+  public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    return open().submit(siteId, arrays, scalars, start, limit);
+  }
+
+  @Override
+  public void ran(int siteId) {
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) d.ran(siteId);
+  }
+
+  @Override
+  public void sync() {
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) d.sync();
+  }
+
+  @Override
+  public void beginRegion(int regionId) {
+    open().beginRegion(regionId);
+  }
+
+  @Override
+  public Object temp(int length, int arrayType) {
+    return open().temp(length, arrayType);
+  }
+
+  @Override
+  public boolean endRegion() {
+    LoopBridge.Dispatcher d = opened;
+    return d != null && d.endRegion();
+  }
+
+  @Override
+  public void abortRegion() {
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) d.abortRegion();
+  }
+}
