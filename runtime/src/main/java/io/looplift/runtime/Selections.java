@@ -141,7 +141,8 @@ final class Selections {
 
   /**
    * One kernel's selection, made again among more candidates when devices join (once the kernel has done
-   * {@link #DEVICE_WORK}), and the work its launches have done.
+   * {@link #DEVICE_WORK}, unless an earlier run measured them on it and they lost at every size it measured),
+   * and the work its launches have done.
    */
   private final class Kernel {
     private final LoopTemplate template;
@@ -153,6 +154,7 @@ final class Selections {
     private final AtomicLong work = new AtomicLong();
     private SelectedKernel selection; // guarded by this
     private int executors = -1; // guarded by this; how many executors the selection was made among
+    private volatile boolean devicesLost;
 
     Kernel(LoopTemplate template, KernelKey key, boolean withBytecode, Consumer<SelectedKernel> selected) {
       this.template = template;
@@ -167,14 +169,19 @@ final class Selections {
       long perIteration = Math.max(1, flatWork >= 0 ? flatWork : LaunchWork.of(launch) / trips);
       long launchWork = perIteration > Long.MAX_VALUE / trips ? Long.MAX_VALUE : perIteration * trips;
       long done = work.accumulateAndGet(launchWork, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
-      List<Offload> now = offloads(done >= DEVICE_WORK);
+      List<Offload> now = offloads(done >= DEVICE_WORK && !devicesLost);
       SelectedKernel s;
       synchronized (this) {
         if (executors != now.size()) {
           List<Candidate> candidates = candidates(template, now, withBytecode);
+          boolean first = executors < 0;
           selection = candidates.isEmpty() ? null : selector.kernel(key, candidates);
           executors = now.size();
-          if (selection != null) selected.accept(selection);
+          if (selection != null) {
+            selected.accept(selection);
+            // An earlier run measured the devices on this kernel and they lost: opening them is all cost.
+            if (first) devicesLost = selection.othersLostBefore();
+          }
         }
         s = selection;
       }
