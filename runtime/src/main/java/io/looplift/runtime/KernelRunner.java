@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Runs one kernel launch on the first executor of the chain that supports it and succeeds, and records it
- * for the report. Thread-safe.
+ * for the report. With a {@link Verifier}, the launches it picks are checked against the reference executor
+ * before they count as done, and a kernel it took off an executor skips that executor. Thread-safe.
  */
 final class KernelRunner {
   private final List<Executor> executors;
@@ -19,18 +20,28 @@ final class KernelRunner {
   private final Profiler profiler;
   private final Log log;
   private final LongSupplier clock;
+  private final Verifier verifier;
+
+  /** A runner without verify mode. */
+  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock) {
+    this(executors, options, profiler, log, clock, null);
+  }
 
   /**
    * @param executors in order of preference; a launch runs on the first that supports it, and on the next
    *     one when that throws {@link ExecutionException}
    * @param clock nanoseconds, for the time the report attributes to kernels and loops
+   * @param verifier checks launches against the reference executor; null when verify mode is off, which
+   *     then costs nothing
    */
-  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock) {
+  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock,
+      Verifier verifier) {
     this.clock = clock;
     this.executors = List.copyOf(executors);
     this.options = options;
     this.profiler = profiler;
     this.log = log;
+    this.verifier = verifier;
   }
 
   ExecutionOptions options() { return options; }
@@ -58,6 +69,11 @@ final class KernelRunner {
   boolean run(Launch launch, String kernel, List<PendingLoop> loops) {
     for (Executor x : executors) {
       if (!x.supports(launch.template(), options)) continue;
+      LaunchCopy before = null;
+      if (verifier != null) {
+        if (verifier.takenOff(kernel, x)) continue;
+        before = verifier.copy(launch, kernel, x);
+      }
       long t0 = clock.getAsLong();
       try {
         x.execute(launch, options);
@@ -75,6 +91,7 @@ final class KernelRunner {
         profiler.offloaded(ids[k], x.name(), nanos / ids.length);
       }
       profiler.kernelLaunch(kernel, x.name(), nanos, ids);
+      if (before != null) verifier.check(before, launch, kernel, x, loops);
       return true;
     }
     return false;

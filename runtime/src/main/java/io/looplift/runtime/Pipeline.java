@@ -4,6 +4,7 @@ import io.looplift.ir.SiteRegistry;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
+import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.profiler.Profiler;
 import java.util.List;
@@ -22,11 +23,17 @@ public final class Pipeline {
 
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
-    KernelRunner runner = new KernelRunner(b.executors, b.options, b.profiler, b.log, b.clock);
+    b.profiler.verifyMode(b.verify.mode().value(), b.verify.every());
+    Verifier verifier = b.verify.mode() == VerifyPolicy.Mode.OFF ? null
+        : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
+    KernelRunner runner = new KernelRunner(b.executors, b.options, b.profiler, b.log, b.clock, verifier);
     this.dispatcher = new LoopDispatcher(sites, runner, b.scheduler, b.profiler, b.log, b.queueLimit, b.everyLoop);
   }
 
-  /** A builder with the defaults: no executors (set them), exact options, a quiet log, {@link System#nanoTime}. */
+  /**
+   * A builder with the defaults: no executors (set them), exact options, a quiet log, {@link System#nanoTime},
+   * verify mode off.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -51,6 +58,7 @@ public final class Pipeline {
     private LongSupplier clock = System::nanoTime;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
     private boolean everyLoop;
+    private VerifyPolicy verify = VerifyPolicy.OFF;
 
     private Builder() {}
 
@@ -101,6 +109,16 @@ public final class Pipeline {
      */
     public Builder everyLoop(boolean everyLoop) {
       this.everyLoop = everyLoop;
+      return this;
+    }
+
+    /**
+     * Which launches are checked against the reference executor (see {@link VerifyPolicy}); a launch that
+     * differs from it beyond what the options allow gets the reference's results, and its kernel moves to the
+     * next executor.
+     */
+    public Builder verify(VerifyPolicy verify) {
+      this.verify = Objects.requireNonNull(verify, "verify");
       return this;
     }
 
