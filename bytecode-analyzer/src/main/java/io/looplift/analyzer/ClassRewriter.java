@@ -66,7 +66,7 @@ public final class ClassRewriter {
         }
         if (plans.isEmpty()) continue;
         accepted.addAll(ids);
-        LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method);
+        LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method, plans);
         for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
           List<Integer> regionSites = new ArrayList<>();
           for (LoopAnalyzer.Plan p : region.loops()) regionSites.add(ids.get(plans.indexOf(p)));

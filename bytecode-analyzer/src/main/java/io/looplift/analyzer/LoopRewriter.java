@@ -24,13 +24,17 @@ import org.objectweb.asm.tree.VarInsnNode;
 /**
  * Rewrites recognized loops in place. The loop's entry jumps to a preamble at the end of the method:
  * <pre>
- *   pre:      limit, arrays, scalars evaluated (any exception → fallback), short loops → fallback
+ *   pre:      limit evaluated; short loops (small nests) → fallback     (any exception → fallback)
+ *             arrays, scalars evaluated
  *             if (!LoopBridge.submit(site, arrays, scalars, i, limit)) goto fallback
- *             accumulators and i = results; goto exit
- *   fallback: LoopBridge.sync(); goto header        (the original loop, unchanged)
+ *             pending = 1; accumulators and i = results; goto exit
+ *   fallback: if (pending) { LoopBridge.sync(); pending = 0 }; goto header   (the original loop, unchanged)
  * </pre>
- * and a {@code LoopBridge.sync()} goes before the first instruction after the loop that could observe
- * deferred results; plain local-variable code and the next rewritten loop's entry do not count.
+ * and a {@code if (pending) { LoopBridge.sync(); pending = 0 }} goes before the first instruction after the
+ * loop that could observe deferred results; plain local-variable code and the next rewritten loop's entry do
+ * not count. {@code pending}, a local set to 0 on entry to the method, says whether this activation of the
+ * method has handed work to the pipeline since it last synced: only its own loops can have (a call, a
+ * return and a throw are read points), so a loop that is never offloaded costs a compare and no call.
  */
 final class LoopRewriter {
 
@@ -51,7 +55,7 @@ final class LoopRewriter {
       emitPreamble(ctx, plan, siteIds[p], minLength, pre, header, exits[p], scratch);
     }
     Set<AbstractInsnNode> synced = new HashSet<>();
-    for (LabelNode exit : exits) insertSync(il, exit, preambles, synced);
+    for (LabelNode exit : exits) insertSync(il, exit, preambles, synced, scratch);
   }
 
   /** A call of the bridge's entry point {@code name}; both strings are {@link LoopBridge}'s own constants. */
@@ -92,23 +96,54 @@ final class LoopRewriter {
     emitArguments(il, plan, minLength, scratch, fallback);
     il.add(argsEnd);
     emitSubmit(il, plan, siteId, scratch, fallback);
+    setPending(il, scratch);
     emitResults(il, plan, scratch);
     il.add(new JumpInsnNode(Opcodes.GOTO, exit));
     il.add(handler);
     il.add(new InsnNode(Opcodes.POP));
     il.add(fallback);
-    il.add(bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
+    il.add(syncIfPending(scratch));
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
   }
 
-  /** Three local slots past the method's own, for the limit, the arrays and the scalars of a submit call. */
-  record Scratch(int limit, int arrays, int scalars) {
-    static Scratch allocate(MethodNode method) {
+  /**
+   * Local slots past the method's own: the limit, the arrays and the scalars of a submit call, the
+   * {@code pending} flag (set to 0 on entry to the method), and {@code estimate} slots for a nest's
+   * {@link WorkEstimate}.
+   */
+  record Scratch(int limit, int arrays, int scalars, int pending, int estimate) {
+    static Scratch allocate(MethodNode method, List<LoopAnalyzer.Plan> plans) {
       int first = method.maxLocals;
-      method.maxLocals += 3;
-      return new Scratch(first, first + 1, first + 2);
+      int estimateSlots = 0;
+      for (LoopAnalyzer.Plan p : plans) estimateSlots = Math.max(estimateSlots, WorkEstimate.slots(p.site().template()));
+      method.maxLocals += 4 + estimateSlots;
+      Scratch s = new Scratch(first, first + 1, first + 2, first + 3, first + 4);
+      InsnList init = new InsnList();
+      init.add(new InsnNode(Opcodes.ICONST_0));
+      init.add(new VarInsnNode(Opcodes.ISTORE, s.pending()));
+      method.instructions.insert(init);
+      return s;
     }
+  }
+
+  /** Records that this activation of the method has work in the pipeline. */
+  static void setPending(InsnList il, Scratch scratch) {
+    il.add(new InsnNode(Opcodes.ICONST_1));
+    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.pending()));
+  }
+
+  /** {@code if (pending) { LoopBridge.sync(); pending = 0; }} */
+  static InsnList syncIfPending(Scratch scratch) {
+    InsnList il = new InsnList();
+    LabelNode done = new LabelNode();
+    il.add(new VarInsnNode(Opcodes.ILOAD, scratch.pending()));
+    il.add(new JumpInsnNode(Opcodes.IFEQ, done));
+    il.add(bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
+    il.add(new InsnNode(Opcodes.ICONST_0));
+    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.pending()));
+    il.add(done);
+    return il;
   }
 
   /**
@@ -121,13 +156,17 @@ final class LoopRewriter {
     copy(il, plan.limitRecipe());
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     if (minLength > 0) {
-      // |limit - i| as a long: loops shorter than min.length are not worth a dispatch.
-      il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
-      il.add(new InsnNode(Opcodes.I2L));
-      il.add(new VarInsnNode(Opcodes.ILOAD, ivar));
-      il.add(new InsnNode(Opcodes.I2L));
-      il.add(new InsnNode(Opcodes.LSUB));
-      il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "abs", "(J)J", false));
+      // Loops shorter than min.length, and nests running fewer innermost iterations, are not worth a dispatch.
+      if (plan.site().template().isFlat()) {
+        il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
+        il.add(new InsnNode(Opcodes.I2L));
+        il.add(new VarInsnNode(Opcodes.ILOAD, ivar));
+        il.add(new InsnNode(Opcodes.I2L));
+        il.add(new InsnNode(Opcodes.LSUB));
+        il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "abs", "(J)J", false));
+      } else {
+        WorkEstimate.emit(plan, il, scratch.limit(), scratch.estimate());
+      }
       il.add(new LdcInsnNode((long) minLength));
       il.add(new InsnNode(Opcodes.LCMP));
       il.add(new JumpInsnNode(Opcodes.IFLT, decline));
@@ -197,6 +236,11 @@ final class LoopRewriter {
     for (AbstractInsnNode in : recipe) il.add(in.clone(Map.of()));
   }
 
+  static void pushLong(InsnList il, long v) {
+    if (v == 0 || v == 1) il.add(new InsnNode(Opcodes.LCONST_0 + (int) v));
+    else il.add(new LdcInsnNode(v));
+  }
+
   static void push(InsnList il, int v) {
     if (v >= -1 && v <= 5) il.add(new InsnNode(Opcodes.ICONST_0 + v));
     else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) il.add(new IntInsnNode(Opcodes.BIPUSH, v));
@@ -233,13 +277,14 @@ final class LoopRewriter {
   }
 
   /** Puts a sync before the first instruction after {@code exit} that could observe deferred work. */
-  private static void insertSync(InsnList il, LabelNode exit, Set<LabelNode> preambles, Set<AbstractInsnNode> synced) {
+  private static void insertSync(InsnList il, LabelNode exit, Set<LabelNode> preambles, Set<AbstractInsnNode> synced,
+      Scratch scratch) {
     for (AbstractInsnNode in = exit; in != null; in = in.getNext()) {
       int op = in.getOpcode();
       if (op < 0) continue;
       if (op == Opcodes.GOTO && preambles.contains(((JumpInsnNode) in).label)) return;
       if (isLocalOnly(in)) continue;
-      if (synced.add(in)) il.insertBefore(in, bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
+      if (synced.add(in)) il.insertBefore(in, syncIfPending(scratch));
       return;
     }
   }

@@ -306,6 +306,7 @@ final class RegionRewriter {
     }
     il.add(LoopRewriter.bridgeCall(LoopBridge.END_REGION, LoopBridge.END_REGION_DESC));
     il.add(new JumpInsnNode(Opcodes.IFEQ, abort));
+    LoopRewriter.setPending(il, scratch);
     il.add(new JumpInsnNode(Opcodes.GOTO, exit));
     il.add(copyEnd);
     il.add(handler);

@@ -22,6 +22,11 @@ final class Rewritten {
   private final Map<String, List<LoopSite>> sites = new HashMap<>();
 
   Rewritten(Class<?> original) throws Exception {
+    this(original, 0);
+  }
+
+  /** {@code original} rewritten with {@code min.length} set to {@code minLength}. */
+  Rewritten(Class<?> original, int minLength) throws Exception {
     InterpretingDispatcher.install();
     this.original = original;
     byte[] bytes;
@@ -49,7 +54,7 @@ final class Rewritten {
         return InterpretingDispatcher.REGIONS.size() - 1;
       }
     };
-    byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, original.getClassLoader());
+    byte[] out = new ClassRewriter(new RewriteOptions(minLength), registry).rewrite(bytes, original.getClassLoader());
     assertNotNull(out, original.getSimpleName() + " must be rewritten");
     String name = original.getName();
     lifted = new ClassLoader(original.getClassLoader()) {

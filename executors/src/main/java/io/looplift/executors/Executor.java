@@ -14,11 +14,11 @@ public interface Executor extends AutoCloseable {
   boolean supports(LoopTemplate template, ExecutionOptions options);
 
   /**
-   * Whether running {@code trips} iterations of {@code template} here is expected to beat the original loop
-   * on the program thread. The pipeline runs the original loop instead when the answer is no and the user
-   * did not ask for every loop to be offloaded.
+   * Whether running {@code launch} here is expected to beat the original loop on the program thread. The
+   * pipeline runs the original loop instead when the answer is no and the user did not ask for every loop
+   * to be offloaded. Must not change the launch.
    */
-  default boolean gains(LoopTemplate template, long trips, ExecutionOptions options) {
+  default boolean gains(Launch launch, ExecutionOptions options) {
     return true;
   }
 

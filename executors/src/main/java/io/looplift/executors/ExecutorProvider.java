@@ -35,6 +35,15 @@ public interface ExecutorProvider {
    */
   Executor open(Device device, ExecutorEnvironment env) throws ExecutionException;
 
+  /**
+   * Whether this provider may find a device here, decided without loading native code or starting anything
+   * (for OpenCL: an ICD loader and a vendor file exist). A provider that answers false is never asked for
+   * devices unless the user names it.
+   */
+  default boolean present() {
+    return true;
+  }
+
   /** Every provider {@code loader} can see, in the order of its service files. */
   static List<ExecutorProvider> load(ClassLoader loader) {
     List<ExecutorProvider> providers = new ArrayList<>();

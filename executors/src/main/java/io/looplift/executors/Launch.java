@@ -21,6 +21,9 @@ public final class Launch {
   private final int start;
   private final int step;
   private final int trips;
+  private long setupNanos;
+  private long transferNanos;
+  private long transferBytes;
 
   public Launch(LoopTemplate template, Object[] arrays, long[] params, long[] accumulators, int start, int step, int trips) {
     if (trips < 0 || step == 0) throw new IllegalArgumentException("trips " + trips + ", step " + step);
@@ -40,4 +43,25 @@ public final class Launch {
   public int start() { return start; }
   public int step() { return step; }
   public int trips() { return trips; }
+
+  /**
+   * Records what the executor spent on this launch besides computing it: {@code setupNanos} making the kernel
+   * ready (building an OpenCL program, which later launches do not pay), {@code transferNanos} and
+   * {@code transferBytes} moving arrays to a device and results back. Executors that compute in this JVM
+   * record nothing.
+   */
+  public void spent(long setupNanos, long transferNanos, long transferBytes) {
+    this.setupNanos = setupNanos;
+    this.transferNanos = transferNanos;
+    this.transferBytes = transferBytes;
+  }
+
+  /** The set-up time the executor recorded with {@link #spent}; 0 when it recorded none. */
+  public long setupNanos() { return setupNanos; }
+
+  /** The transfer time the executor recorded with {@link #spent}; 0 when it recorded none. */
+  public long transferNanos() { return transferNanos; }
+
+  /** The bytes the executor recorded moving with {@link #spent}; 0 when it recorded none. */
+  public long transferBytes() { return transferBytes; }
 }

@@ -54,10 +54,10 @@ final class KernelRunner {
     return false;
   }
 
-  /** True when the first executor that supports {@code t} expects to gain on {@code trips} iterations. */
-  boolean gains(LoopTemplate t, long trips) {
+  /** True when the first executor that supports {@code launch}'s template expects to gain on it. */
+  boolean gains(Launch launch) {
     for (Executor x : executors) {
-      if (x.supports(t, options)) return x.gains(t, trips, options);
+      if (x.supports(launch.template(), options)) return x.gains(launch, options);
     }
     return false;
   }

@@ -101,10 +101,11 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
       if (failed != null) return decline(w, siteId, entry, failed);
       if (!runner.supports(t)) return decline(w, siteId, entry, "no executor supports this loop");
-      if (!everyLoop && w.regionId < 0 && !runner.gains(t, trips)) {
+      Launch launch = new Launch(t, args, params, accs, start, step, (int) trips);
+      if (!everyLoop && w.regionId < 0 && !runner.gains(launch)) {
         return decline(w, siteId, entry, "too little work to gain over " + trips + " iterations");
       }
-      PendingLoop loop = new PendingLoop(siteId, entry, new Launch(t, args, params, accs, start, step, (int) trips));
+      PendingLoop loop = new PendingLoop(siteId, entry, launch);
       if (w.regionId >= 0) {
         if (nAccs > 0) return decline(w, siteId, entry, "a reduction inside a region");
         w.region.add(loop);

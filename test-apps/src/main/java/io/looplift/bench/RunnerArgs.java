@@ -15,10 +15,13 @@ import java.util.List;
  * @param include the benchmarks to run, a JMH regular expression
  * @param sizes the {@code size} parameter values, or empty for the benchmark's own
  * @param agentOnly true to skip the runs without the agent
+ * @param defaults run the agent with its default options rather than {@code min.length=0}, to measure loops
+ *     it recognizes but does not offload
  */
-record RunnerArgs(Path agentJar, String agentOptions, String include, List<String> sizes, boolean agentOnly) {
+record RunnerArgs(Path agentJar, String agentOptions, String include, List<String> sizes, boolean agentOnly,
+    boolean defaults) {
   static final String USAGE = "usage: OverheadRunner [--include REGEX] [--sizes N,N,...] [--options K=V,...]"
-      + " [--agent-only] AGENT_JAR";
+      + " [--agent-only] [--defaults] AGENT_JAR";
 
   /** Parses {@code args}; throws {@link IllegalArgumentException} with the usage on any mistake. */
   static RunnerArgs parse(String[] args) {
@@ -27,6 +30,7 @@ record RunnerArgs(Path agentJar, String agentOptions, String include, List<Strin
     String include = DispatchOverheadBench.class.getName();
     List<String> sizes = List.of();
     boolean agentOnly = false;
+    boolean defaults = false;
     List<String> rest = new ArrayList<>(List.of(args));
     while (!rest.isEmpty()) {
       String a = rest.remove(0);
@@ -35,6 +39,7 @@ record RunnerArgs(Path agentJar, String agentOptions, String include, List<Strin
         case "--sizes" -> sizes = List.of(value(a, rest).split(","));
         case "--options" -> options = value(a, rest);
         case "--agent-only" -> agentOnly = true;
+        case "--defaults" -> defaults = true;
         default -> {
           if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
           jar = a;
@@ -44,12 +49,13 @@ record RunnerArgs(Path agentJar, String agentOptions, String include, List<Strin
     if (jar == null) throw new IllegalArgumentException("no agent jar given\n" + USAGE);
     Path path = Path.of(jar).toAbsolutePath().normalize();
     if (!Files.isRegularFile(path)) throw new IllegalArgumentException("no agent jar at " + path + "\n" + USAGE);
-    return new RunnerArgs(path, options, include, sizes, agentOnly);
+    return new RunnerArgs(path, options, include, sizes, agentOnly, defaults);
   }
 
   /** The {@code -javaagent} flag of the agent runs. */
   String javaagent() {
-    return "-javaagent:" + agentJar + "=min.length=0" + (agentOptions.isEmpty() ? "" : "," + agentOptions);
+    String options = defaults ? agentOptions : "min.length=0" + (agentOptions.isEmpty() ? "" : "," + agentOptions);
+    return "-javaagent:" + agentJar + (options.isEmpty() ? "" : "=" + options);
   }
 
   private static String value(String option, List<String> rest) {

@@ -97,6 +97,15 @@ final class ForkedJvm {
     return start(cmd, env);
   }
 
+  /**
+   * Starts {@code mainClass} without the agent and returns at once: its stdin and stdout are the returned
+   * process's streams, its stderr goes to {@code stderr}. The caller ends the process.
+   */
+  static Process startWithPipes(String mainClass, Path stderr) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g", "-cp", appClasses().toString(), mainClass));
+    return processBuilder(cmd, Map.of()).redirectError(stderr.toFile()).start();
+  }
+
   /** Runs {@code java -jar <agent jar> args...}. */
   static Result agentCli(String... args) {
     List<String> cmd = new ArrayList<>(List.of(java(), "-jar", agentJar().toString()));
@@ -112,10 +121,8 @@ final class ForkedJvm {
     try {
       out = Files.createTempFile("looplift-stdout", ".txt");
       err = Files.createTempFile("looplift-stderr", ".txt");
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+      ProcessBuilder pb = processBuilder(cmd, env).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
           .redirectOutput(out.toFile()).redirectError(err.toFile());
-      pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
-      pb.environment().putAll(env);
       return new Running(List.copyOf(cmd), pb.start(), out, err);
     } catch (IOException e) {
       deleteQuietly(out);
@@ -181,6 +188,14 @@ final class ForkedJvm {
       deleteQuietly(out);
       deleteQuietly(err);
     }
+  }
+
+  /** A builder for {@code cmd} without the inherited {@code LOOPLIFT_*} variables, with {@code env} added. */
+  private static ProcessBuilder processBuilder(List<String> cmd, Map<String, String> env) {
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().keySet().removeIf(k -> k.startsWith("LOOPLIFT_"));
+    pb.environment().putAll(env);
+    return pb;
   }
 
   private static java.io.File nullDevice() {

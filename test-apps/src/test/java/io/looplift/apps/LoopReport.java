@@ -12,7 +12,7 @@ import java.util.Set;
 
 /** The {@code loops} of the agent's JSON exit report, checked against the contract as they are read. */
 final class LoopReport {
-  private static final Set<String> KINDS = Set.of("map", "reduce", "scan", "argmax", "argmin", "loop");
+  private static final Set<String> KINDS = Set.of("map", "reduce", "scan", "argmax", "argmin", "nest", "loop");
   private static final Set<String> STATUSES = Set.of("offloaded", "rejected");
 
   /** One entry of {@code loops}. */

@@ -187,6 +187,16 @@ final class ProgramCatalog {
   static final Program UNTIL_INTERRUPTED = new Program(P + "UntilInterrupted", List.of(
       map("UntilInterrupted", "relax")));
 
+  /** Loop nests offloaded whole: image filters, row normalization, k nearest neighbours, a matrix product. */
+  static final Program NEST_WORK = new Program(P + "NestWork", List.of(
+      nest("NestWork", "blur"),
+      nest("NestWork", "sobel"),
+      nest("NestWork", "normalizeRows"),
+      nest("NestWork", "distances"),
+      nest("NestWork", "nearest"),
+      nest("NestWork", "matmul"),
+      nest("NestWork", "columnSums")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
-      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED);
+      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK);
 }

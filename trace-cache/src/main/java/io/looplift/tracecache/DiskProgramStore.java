@@ -1,36 +1,42 @@
 package io.looplift.tracecache;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
-import java.util.zip.CRC32;
+import java.util.function.Consumer;
 
 /**
  * Device program binaries on disk, one file per {@link ProgramKey} named by its {@link ProgramKey#digest()},
  * so that a later JVM run loads programs instead of compiling them.
  *
- * <p>Best effort: an unreadable, truncated or corrupt file reads as absent, and a failed write is dropped.
- * Files are written to a temporary name and moved into place, so concurrent writers (threads or JVMs) never
- * expose a partial file. Thread-safe.
+ * <p>A device binary can be native code that the driver loads into the process (it is for CPU devices such as
+ * PoCL), so only the current user may be able to feed the store: the files live in an {@link OwnerOnlyStore},
+ * which refuses a directory anybody else can write (one message on the warning channel, and no disk caching
+ * for the rest of the run) and authenticates every entry, deleting one that fails (planted, altered,
+ * truncated, renamed from another key's file, or written by an older LoopLift) so that its program is compiled
+ * again and stored anew. Best effort and thread-safe, as that store is.
  */
 public final class DiskProgramStore {
-  private static final int MAGIC = 0x4c4c5042; // "LLPB"
-  private static final int HEADER = 4 + 4 + 8;
+  /** "LLPH": an HMAC-authenticated entry (the entries of earlier versions, "LLPB", carried only a CRC32). */
+  private static final int MAGIC = 0x4c4c5048;
 
-  private final Path directory;
+  private final OwnerOnlyStore files;
 
-  /** A store in {@code directory}, created on the first write. */
+  /** A store in {@code directory} whose refusal, if any, is printed to stderr. */
   public DiskProgramStore(Path directory) {
-    this.directory = directory;
+    this(directory, line -> System.err.println("looplift: " + line));
   }
 
-  /** A store in {@link #defaultDirectory()}. */
+  /**
+   * A store in {@code directory}, checked and created on first use.
+   *
+   * @param warnings receives the one line saying why the directory is refused, at most once per store
+   */
+  public DiskProgramStore(Path directory, Consumer<String> warnings) {
+    this.files = new OwnerOnlyStore(directory, MAGIC, ".bin", "compiled programs are not cached on disk", warnings);
+  }
+
+  /** A store in {@link #defaultDirectory()}, whose refusal, if any, is printed to stderr. */
   public static DiskProgramStore atDefaultLocation() {
     return new DiskProgramStore(defaultDirectory());
   }
@@ -48,70 +54,27 @@ public final class DiskProgramStore {
 
   /** The directory holding the files. */
   public Path directory() {
-    return directory;
+    return files.directory();
   }
 
-  /** The binary stored for {@code key}, or empty when there is none or it cannot be read intact. */
+  /**
+   * The binary stored for {@code key}, or empty when there is none, it cannot be read, or the directory is
+   * refused. A stored file that fails authentication is deleted.
+   */
   public Optional<byte[]> read(ProgramKey key) {
-    Path file = file(key);
-    try {
-      if (!Files.isRegularFile(file)) return Optional.empty();
-      byte[] all = Files.readAllBytes(file);
-      if (all.length < HEADER) return Optional.empty();
-      ByteBuffer header = ByteBuffer.wrap(all, 0, HEADER);
-      int magic = header.getInt();
-      int length = header.getInt();
-      long crc = header.getLong();
-      if (magic != MAGIC || length != all.length - HEADER) return Optional.empty();
-      byte[] binary = Arrays.copyOfRange(all, HEADER, all.length);
-      return crc32(binary) == crc ? Optional.of(binary) : Optional.empty();
-    } catch (IOException | SecurityException e) {
-      return Optional.empty();
-    }
+    return files.read(key.digest());
   }
 
-  /** Stores {@code binary} for {@code key}, replacing any earlier file; returns false when that failed. */
+  /**
+   * Stores {@code binary} for {@code key}, replacing any earlier file; returns false when that failed or the
+   * directory is refused.
+   */
   public boolean write(ProgramKey key, byte[] binary) {
-    Path file = file(key);
-    Path tmp = null;
-    try {
-      Files.createDirectories(directory);
-      tmp = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
-      ByteBuffer out = ByteBuffer.allocate(HEADER + binary.length);
-      out.putInt(MAGIC).putInt(binary.length).putLong(crc32(binary)).put(binary);
-      Files.write(tmp, out.array());
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-      return true;
-    } catch (IOException | SecurityException e) {
-      if (tmp != null) delete(tmp);
-      return false;
-    }
+    return files.write(key.digest(), binary);
   }
 
   /** Removes the file for {@code key}, if any (for a binary the device no longer accepts). */
   public void delete(ProgramKey key) {
-    delete(file(key));
-  }
-
-  private static void delete(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException | SecurityException e) {
-      // Best effort: a stale file is rejected again on its next read.
-    }
-  }
-
-  private Path file(ProgramKey key) {
-    return directory.resolve(key.digest() + ".bin");
-  }
-
-  private static long crc32(byte[] bytes) {
-    CRC32 crc = new CRC32();
-    crc.update(bytes);
-    return crc.getValue();
+    files.delete(key.digest());
   }
 }

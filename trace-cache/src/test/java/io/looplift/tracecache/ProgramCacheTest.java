@@ -104,6 +104,23 @@ class ProgramCacheTest {
     assertEquals("program:k", new String(disk.read(key("k")).orElseThrow(), StandardCharsets.UTF_8));
   }
 
+  /** A binary the device would accept, but planted by someone without the store's key: compiled, never loaded. */
+  @Test
+  void plantedBinaryIsCompiledNotLoaded(@TempDir Path dir) throws Exception {
+    Path mine = dir.resolve("mine");
+    Path theirs = dir.resolve("theirs");
+    new DiskProgramStore(theirs).write(key("k"), "program:planted".getBytes(StandardCharsets.UTF_8));
+    Files.createDirectory(mine);
+    Files.copy(theirs.resolve(key("k").digest() + ".bin"), mine.resolve(key("k").digest() + ".bin"));
+    DiskProgramStore disk = new DiskProgramStore(mine);
+    try (ProgramCache<String> cache = cache(10, disk); ProgramLease<String> l = cache.acquire(key("k"), compiler)) {
+      assertEquals("program:k", l.program());
+      assertEquals(new ProgramCache.Stats(0, 0, 1, 0), cache.stats());
+    }
+    assertEquals(0, loaded.get());
+    assertEquals("program:k", new String(disk.read(key("k")).orElseThrow(), StandardCharsets.UTF_8));
+  }
+
   @Test
   void truncatedFileReadsAsAbsent(@TempDir Path dir) throws Exception {
     DiskProgramStore disk = new DiskProgramStore(dir);

@@ -38,7 +38,7 @@ final class Analysis {
 
   /**
    * Analyzes {@code target} and returns the exit code: 0 when every class was analyzed, 1 when some could
-   * not be (each named on {@code err}) or the analyzer is not available.
+   * not be (each named on {@code err}) or the target could not be read.
    *
    * @throws UsageException when {@code target} is neither a directory nor a jar
    */
@@ -51,16 +51,13 @@ final class Analysis {
     try (URLClassLoader loader = new URLClassLoader(new URL[] {target.toUri().toURL()},
         ClassLoader.getPlatformClassLoader())) {
       return dir ? analyzeTree(target, loader) : analyzeJar(target, loader);
-    } catch (AnalyzerMissing e) {
-      err.println("looplift: the loop analyzer is not available in this build (" + e.getMessage() + ")");
-      return 1;
     } catch (IOException e) {
       err.println("looplift: cannot read " + target + ": " + e);
       return 1;
     }
   }
 
-  private int analyzeTree(Path root, ClassLoader loader) throws IOException, AnalyzerMissing {
+  private int analyzeTree(Path root, ClassLoader loader) throws IOException {
     List<Path> files;
     try (Stream<Path> walk = Files.walk(root)) {
       files = walk.filter(p -> Files.isRegularFile(p) && isClassFile(root.relativize(p).toString()))
@@ -73,7 +70,7 @@ final class Analysis {
     return counts.finish();
   }
 
-  private int analyzeJar(Path jar, ClassLoader loader) throws IOException, AnalyzerMissing {
+  private int analyzeJar(Path jar, ClassLoader loader) throws IOException {
     Counts counts = new Counts();
     try (JarFile file = new JarFile(jar.toFile())) {
       List<JarEntry> entries = new ArrayList<>();
@@ -94,13 +91,10 @@ final class Analysis {
     return counts.finish();
   }
 
-  private void analyzeClass(String name, byte[] bytes, ClassLoader loader, Counts counts) throws AnalyzerMissing {
+  private void analyzeClass(String name, byte[] bytes, ClassLoader loader, Counts counts) {
     List<LoopSite> sites;
     try {
       sites = analyzer.analyze(bytes, loader);
-    } catch (UnsupportedOperationException e) {
-      // The analyzer as a whole is missing, not this class: one message instead of one per class.
-      throw new AnalyzerMissing(String.valueOf(e.getMessage()));
     } catch (RuntimeException | LinkageError | StackOverflowError e) {
       err.println("looplift: cannot analyze " + name + ": " + e);
       counts.failed++;
@@ -132,15 +126,6 @@ final class Analysis {
       return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  /** Thrown out of the walk when the analyzer reports it is not implemented. */
-  private static final class AnalyzerMissing extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    AnalyzerMissing(String message) {
-      super(message);
     }
   }
 

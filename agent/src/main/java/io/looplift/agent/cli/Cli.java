@@ -33,12 +33,25 @@ public final class Cli {
       "  analyze JAR|DIR             show which loops of these classes LoopLift would offload",
       "Relative paths in options are resolved against the current directory.");
 
+  /** The end of every message about a JVM that cannot be attached to: where to find one that can. */
+  static final String LIST_HINT = "'java -jar looplift-agent.jar list' shows the JVMs you can attach to";
+
   /** How long {@code report} waits for the target JVM's report file. */
   private static final long REPORT_WAIT_MILLIS = 10_000;
 
   /** Loads the agent into JVM {@code pid} with agent argument {@code argument}; passed in for tests. */
   interface Attacher {
+    /** @throws Unattachable when the target is gone or is no JVM to attach to, with the line to print */
     void attach(String pid, String argument) throws Exception;
+  }
+
+  /** The target of a command cannot be attached to; the message names the PID and what to do. */
+  static final class Unattachable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unattachable(String message) {
+      super(message);
+    }
   }
 
   private final PrintStream out;
@@ -98,8 +111,12 @@ public final class Cli {
     try {
       attacher.attach(pid, argument);
       return true;
+    } catch (Unattachable e) {
+      err.println("looplift: " + e.getMessage());
+      return false;
     } catch (Exception | LinkageError e) {
-      err.println("looplift: cannot attach to JVM " + pid + ": " + describe(e));
+      err.println("looplift: cannot attach to JVM " + pid + " (" + describe(e) + "); it must be a JVM run by"
+          + " the same user that allows attaching (not -XX:+DisableAttachMechanism); " + LIST_HINT);
       return false;
     }
   }
@@ -207,9 +224,21 @@ public final class Cli {
     }
   }
 
-  /** The real attacher: loads the agent jar this CLI runs from into JVM {@code pid}. */
+  /**
+   * The real attacher: loads the agent jar this CLI runs from into JVM {@code pid}, once
+   * {@link AttachTarget} finds nothing against it.
+   */
   private static void attachAgentJar(String pid, String argument) throws Exception {
-    ByteBuddyAgent.attach(agentJar(), pid, argument);
+    Optional<String> problem = AttachTarget.problem(pid);
+    if (problem.isPresent()) throw new Unattachable(problem.get());
+    try {
+      ByteBuddyAgent.attach(agentJar(), pid, argument);
+    } catch (RuntimeException e) {
+      // The JVM may have ended while the attach API waited for it: say so rather than how the API failed.
+      problem = AttachTarget.problem(pid);
+      if (problem.isPresent()) throw new Unattachable(problem.get());
+      throw e;
+    }
   }
 
   /**
@@ -231,6 +260,8 @@ public final class Cli {
     // ByteBuddy and reflection wrap the attach API's exceptions; the innermost one says what happened.
     while (t.getCause() != null && t.getCause() != t) t = t.getCause();
     String msg = t.getMessage();
-    return msg == null || msg.isBlank() ? t.toString() : t.getClass().getSimpleName() + ": " + msg;
+    // One line: the CLI's messages are one line each.
+    if (msg == null || msg.isBlank()) return t.toString();
+    return t.getClass().getSimpleName() + ": " + msg.strip().replaceAll("\\s*\\R\\s*", " ");
   }
 }

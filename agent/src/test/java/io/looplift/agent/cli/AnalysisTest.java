@@ -18,7 +18,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,16 +121,6 @@ class AnalysisTest {
   }
 
   @Test
-  void missingAnalyzerIsOneMessage() throws Exception {
-    int status = analyze((bytes, loader) -> {
-      throw new UnsupportedOperationException("in progress");
-    }, classes);
-    assertEquals(1, status);
-    assertEquals("looplift: the loop analyzer is not available in this build (in progress)\n",
-        err.toString(StandardCharsets.UTF_8));
-  }
-
-  @Test
   void notAJarIsAUsageError() throws Exception {
     Path text = Files.writeString(dir.resolve("notes.txt"), "hello");
     UsageException e = assertThrows(UsageException.class,
@@ -139,14 +128,9 @@ class AnalysisTest {
     assertTrue(e.getMessage().endsWith("is neither a directory nor a jar"), e.getMessage());
   }
 
-  /** The real analyzer through the CLI; skipped while the analyzer is still a stub. */
+  /** The real analyzer through the CLI. */
   @Test
   void realAnalyzerOnACompiledClass() throws Exception {
-    try {
-      ClassRewriter.analyze(Files.readAllBytes(classes.resolve("demo/Scale.class")), getClass().getClassLoader());
-    } catch (UnsupportedOperationException e) {
-      Assumptions.abort("the analyzer is not implemented yet: " + e.getMessage());
-    }
     int status = new Cli(new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8), (pid, arg) -> { }, ClassRewriter::analyze)
         .run("analyze", classes.toString());

@@ -108,12 +108,30 @@ class CliTest {
   }
 
   @Test
-  void attachFailureExitsWithOne() {
+  void attachFailureIsOneLineSayingWhatToDo() {
     int status = run((pid, arg) -> {
-      throw new IllegalStateException("wrapped", new java.io.IOException("No such process"));
+      throw new IllegalStateException("wrapped", new java.io.IOException("Unable to open socket file"));
     }, "attach", "99999");
     assertEquals(1, status);
-    assertEquals("looplift: cannot attach to JVM 99999: IOException: No such process\n", err());
+    assertEquals("looplift: cannot attach to JVM 99999 (IOException: Unable to open socket file); it must be a JVM"
+        + " run by the same user that allows attaching (not -XX:+DisableAttachMechanism); " + Cli.LIST_HINT + "\n",
+        err());
+    assertEquals("", out());
+  }
+
+  /** Every command that attaches prints the attacher's own line for a target that is gone or no JVM. */
+  @Test
+  void anUnattachableTargetIsOneLineAndStatusOne() {
+    Cli.Attacher gone = (pid, arg) -> {
+      throw new Cli.Unattachable(AttachTarget.gone(pid));
+    };
+    for (String[] args : new String[][] {{"attach", "42"}, {"detach", "42"}, {"report", "42"}}) {
+      out.reset();
+      err.reset();
+      assertEquals(1, run(gone, args), String.join(" ", args));
+      assertEquals("looplift: JVM 42 is not running (no live process has that PID); " + Cli.LIST_HINT + "\n", err());
+      assertEquals("", out());
+    }
   }
 
   @Test

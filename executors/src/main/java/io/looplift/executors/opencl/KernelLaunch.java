@@ -10,14 +10,24 @@ import java.util.List;
  * the kernel may write) back out after the kernel.
  *
  * @param args the kernel's arguments, in order
- * @param globalSize the NDRange's global size, a multiple of {@code localSize}
- * @param localSize the work-group size
+ * @param range the NDRange's dimensions, dimension 0 first: one to three
  */
-public record KernelLaunch(List<Arg> args, long globalSize, int localSize) {
+public record KernelLaunch(List<Arg> args, List<Dimension> range) {
   public KernelLaunch {
     args = List.copyOf(args);
-    if (localSize < 1 || globalSize % localSize != 0) {
-      throw new IllegalArgumentException("global size " + globalSize + ", local size " + localSize);
+    range = List.copyOf(range);
+    if (range.isEmpty() || range.size() > 3) throw new IllegalArgumentException(range.size() + " dimensions");
+  }
+
+  /**
+   * One dimension of the NDRange.
+   *
+   * @param global the number of work items along it, a positive multiple of {@code local}
+   * @param local the work-group's extent along it
+   */
+  public record Dimension(long global, int local) {
+    public Dimension {
+      if (local < 1 || global < local || global % local != 0) throw new IllegalArgumentException("global size " + global + ", local size " + local);
     }
   }
 

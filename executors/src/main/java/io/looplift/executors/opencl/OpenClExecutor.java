@@ -4,16 +4,13 @@ import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
-import io.looplift.ir.AffineIndex;
-import io.looplift.ir.Interpreter;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Reduction;
-import io.looplift.ir.Store;
 import io.looplift.ir.Type;
 import io.looplift.progen.opencl.DeviceFeatures;
+import io.looplift.progen.opencl.KernelLayout;
 import io.looplift.progen.opencl.OpenClGenerator;
 import io.looplift.progen.opencl.OpenClKernel;
-import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,18 +25,22 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * the device side only builds programs, moves bytes and runs kernels.
  *
  * <p>Per launch: the kernel from {@link OpenClGenerator}, generated once per template; the arrays staged in
- * shared memory; parameters as kernel arguments; an NDRange over the trips in work-groups of a fixed size;
- * one partial per work-group and reduction, combined here in work-group order starting from the launch's
- * initial accumulator values ({@link io.looplift.ir.ReduceOp#combine}). Results are copied from shared
- * memory into the program's arrays and accumulators only once the device side reported success: an
- * {@link ExecutionException} leaves everything untouched, so the caller can run the launch elsewhere. Written
- * arrays are copied back only over the range of indices their stores can reach.
+ * shared memory, each once ({@link ArrayArgument}: an array of arrays as its rows' elements one after another
+ * and a table of where each row starts); parameters as kernel arguments; the NDRange its
+ * {@link KernelLayout} gives ({@link LaunchGeometry}); for reductions, one partial per work-group, combined
+ * here in work-group order starting from the launch's initial accumulator values
+ * ({@link io.looplift.ir.ReduceOp#combine}). One kernel runs the whole launch, inner loops and all, with no
+ * round trip in between. Results are copied from shared memory into the program's arrays and accumulators
+ * only once the device side reported success: an {@link ExecutionException} leaves everything untouched, so
+ * the caller can run the launch elsewhere. Written arrays are copied back only over the elements their
+ * stores can reach ({@link Reach}).
  *
- * <p>Reductions: integer operators, MIN/MAX and SELECT_* are exact, since the work-item, work-group and
- * host levels each combine in iteration order. Float and double ADD/MUL (only with
+ * <p>Reductions across the outermost loop: integer operators, MIN/MAX and SELECT_* are exact, since the
+ * work-item, work-group and host levels each combine in iteration order. Float and double ADD/MUL (only with
  * {@code reductions=reassociate}) sum in that tree order instead of Java's left-to-right order; a sum of
  * {@code n} terms then differs from Java's by at most {@code 2 (n - 1) u sum|x|} ({@code u} = 2^-24 for
- * float, 2^-53 for double), the classical bound for any summation order.
+ * float, 2^-53 for double), the classical bound for any summation order. Values an inner loop carries are
+ * computed in Java's order inside one work item, and are always exact.
  *
  * <p>Thread-safe: launches from many threads share the kernel cache and the link.
  */
@@ -48,17 +49,15 @@ public final class OpenClExecutor implements Executor {
   public static final String NAME = "opencl";
 
   private static final int MAX_WORK_GROUP = 64;
-  /** Reductions use at most this many work-groups, so the host combines few partials. */
-  private static final int MAX_REDUCTION_GROUPS = 4096;
   private static final int MAX_KERNELS = 256;
 
   private final DeviceInfo device;
   private final DeviceFeatures features;
   private final DeviceLink link;
   private final int workGroupSize;
-  private final Map<LoopTemplate, OpenClKernel> kernels = new LinkedHashMap<>(16, 0.75f, true) {
+  private final Map<LoopTemplate, Compiled> kernels = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<LoopTemplate, OpenClKernel> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<LoopTemplate, Compiled> eldest) {
       return size() > MAX_KERNELS;
     }
   }; // guarded by itself
@@ -109,68 +108,76 @@ public final class OpenClExecutor implements Executor {
     }
   }
 
+  /** A template's kernel and the loops its work items stand for. */
+  private record Compiled(OpenClKernel kernel, KernelLayout layout) {}
+
   /** The kernel of {@code t}, generated on its first launch. */
-  private OpenClKernel kernel(LoopTemplate t) {
+  private Compiled kernel(LoopTemplate t) {
     synchronized (kernels) {
-      OpenClKernel k = kernels.get(t);
+      Compiled k = kernels.get(t);
       if (k != null) return k;
     }
-    OpenClKernel generated = OpenClGenerator.generate(t, workGroupSize);
+    Compiled generated = new Compiled(OpenClGenerator.generate(t, workGroupSize), KernelLayout.of(t));
     synchronized (kernels) {
-      OpenClKernel raced = kernels.putIfAbsent(t, generated);
+      Compiled raced = kernels.putIfAbsent(t, generated);
       return raced != null ? raced : generated;
     }
   }
 
   /** Stages the arrays, runs the kernel through the link, and only then writes the results back. */
-  private void run(Launch launch, OpenClKernel kernel) throws ExecutionException {
+  private void run(Launch launch, Compiled compiled) throws ExecutionException {
+    LaunchGeometry geometry = LaunchGeometry.of(compiled.layout(), launch, workGroupSize);
+    if (geometry.empty()) return;
     LoopTemplate t = launch.template();
-    int arrays = t.arrays().size();
-    int trips = launch.trips();
-    int chunk = t.reductions().isEmpty() ? 1 : (int) Math.max(1, ceilDiv(trips, (long) workGroupSize * MAX_REDUCTION_GROUPS));
-    long groups = ceilDiv(ceilDiv(trips, chunk), workGroupSize);
-
-    long[] blockBytes = new long[arrays + t.reductions().size()];
-    for (int a = 0; a < arrays; a++) {
-      Object host = launch.arrays()[a];
-      // OpenCL has no empty buffers: an empty array gets one unused element.
-      blockBytes[a] = (long) Math.max(1, Array.getLength(host)) * StagedArrays.elementSize(host);
+    Reach reach = new Reach(launch);
+    List<ArrayArgument> arrays = new ArrayList<>();
+    List<Long> blockBytes = new ArrayList<>();
+    for (int a = 0; a < t.arrays().size(); a++) {
+      ArrayArgument argument = ArrayArgument.of(launch, a, reach);
+      arrays.add(argument);
+      for (long bytes : argument.blockBytes()) blockBytes.add(bytes);
     }
-    for (int r = 0; r < t.reductions().size(); r++) blockBytes[arrays + r] = groups * t.reductions().get(r).type().byteSize();
+    int partialsFrom = blockBytes.size();
+    for (Reduction r : t.reductions()) blockBytes.add((long) geometry.groups() * r.type().byteSize());
 
-    try (Staging staging = link.stage(blockBytes)) {
+    try (Staging staging = link.stage(blockBytes.stream().mapToLong(Long::longValue).toArray())) {
       List<KernelLaunch.Arg> args = new ArrayList<>();
-      int[][] written = new int[arrays][];
-      for (int a = 0; a < arrays; a++) {
-        Object host = launch.arrays()[a];
-        Staging.Block block = staging.block(a);
-        StagedArrays.upload(host, block);
-        int size = StagedArrays.elementSize(host);
-        written[a] = t.writes(a) ? writtenRange(launch, a) : null;
-        long from = written[a] == null ? 0 : (long) written[a][0] * size;
-        long length = written[a] == null ? 0 : (long) (written[a][1] - written[a][0]) * size;
-        args.add(new KernelLaunch.Buffer(block.pieces(), true, t.writes(a), from, length));
+      List<List<Staging.Block>> blocks = new ArrayList<>();
+      int next = 0;
+      for (ArrayArgument argument : arrays) {
+        List<Staging.Block> own = new ArrayList<>();
+        for (int b = 0; b < argument.blockBytes().length; b++) own.add(staging.block(next++));
+        blocks.add(own);
+        args.addAll(argument.stage(own));
       }
       for (int p = 0; p < t.params().size(); p++) {
         args.add(new KernelLaunch.Scalar(t.params().get(p).stackType(), launch.params()[p]));
       }
       for (int r = 0; r < t.reductions().size(); r++) {
-        Staging.Block block = staging.block(arrays + r);
-        args.add(new KernelLaunch.Buffer(block.pieces(), false, true, 0, blockBytes[arrays + r]));
+        Staging.Block block = staging.block(partialsFrom + r);
+        args.add(new KernelLaunch.Buffer(block.pieces(), false, true, 0, blockBytes.get(partialsFrom + r)));
       }
-      for (int scalar : new int[] {launch.start(), launch.step(), trips, chunk}) {
-        args.add(new KernelLaunch.Scalar(Type.INT, scalar));
-      }
-      LaunchTimings timings = link.launch(kernel, new KernelLaunch(args, groups * workGroupSize, workGroupSize));
+      for (int scalar : geometry.scalars()) args.add(new KernelLaunch.Scalar(Type.INT, scalar));
+      LaunchTimings timings = link.launch(compiled.kernel(), new KernelLaunch(args, geometry.range()));
+      launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes(args));
 
       // The device side succeeded: from here on the results become the program's.
-      for (int a = 0; a < arrays; a++) {
-        if (written[a] != null) StagedArrays.download(staging.block(a), launch.arrays()[a], written[a][0], written[a][1]);
+      for (int a = 0; a < arrays.size(); a++) arrays.get(a).collect(blocks.get(a));
+      for (int r = 0; r < t.reductions().size(); r++) {
+        combine(t.reductions().get(r), staging.block(partialsFrom + r), geometry.groups(), launch);
       }
-      for (int r = 0; r < t.reductions().size(); r++) combine(t.reductions().get(r), staging.block(arrays + r), (int) groups, launch);
       launches.increment();
       kernelNanos.add(timings.kernelNanos());
     }
+  }
+
+  /** The bytes a launch with {@code args} copies to the device and back. */
+  private static long transferBytes(List<KernelLaunch.Arg> args) {
+    long bytes = 0;
+    for (KernelLaunch.Arg a : args) {
+      if (a instanceof KernelLaunch.Buffer b) bytes += (b.upload() ? b.bytes() : 0) + b.readLength();
+    }
+    return bytes;
   }
 
   /** Folds the work-groups' partials of {@code red} into its accumulator, in work-group order. */
@@ -181,7 +188,7 @@ public final class OpenClExecutor implements Executor {
       case DOUBLE -> new double[groups];
       default -> new int[groups];
     };
-    StagedArrays.download(block, partials, 0, groups);
+    StagedArrays.download(block, 0, partials, 0, groups);
     long acc = launch.accumulators()[red.acc()];
     for (int w = 0; w < groups; w++) acc = red.op().combine(red.type(), acc, bits(partials, w));
     launch.accumulators()[red.acc()] = acc;
@@ -192,37 +199,6 @@ public final class OpenClExecutor implements Executor {
     if (partials instanceof long[] l) return l[w];
     if (partials instanceof float[] f) return Float.floatToRawIntBits(f[w]);
     return Double.doubleToRawLongBits(((double[]) partials)[w]);
-  }
-
-  /**
-   * The index range {@code [from, to)} that the stores into array {@code a} can touch: from the two ends of
-   * each affine store index, else the whole array; null when there is none.
-   */
-  private static int[] writtenRange(Launch launch, int a) {
-    int length = Array.getLength(launch.arrays()[a]);
-    if (length == 0) return null;
-    long lo = Long.MAX_VALUE;
-    long hi = Long.MIN_VALUE;
-    long first = launch.start();
-    long last = launch.start() + (long) (launch.trips() - 1) * launch.step();
-    Interpreter interpreter = new Interpreter(launch.arrays(), launch.params(), launch.accumulators().clone());
-    for (Store s : launch.template().stores()) {
-      if (s.array() != a) continue;
-      AffineIndex index = AffineIndex.of(s.index());
-      if (index == null) return new int[] {0, length};
-      long offset = (int) interpreter.evaluate(index.offset(), launch.start());
-      long e0 = index.scale() * (int) first + offset;
-      long e1 = index.scale() * (int) last + offset;
-      lo = Math.min(lo, Math.min(e0, e1));
-      hi = Math.max(hi, Math.max(e0, e1));
-    }
-    lo = Math.max(0, lo);
-    hi = Math.min(length - 1, hi);
-    return lo > hi ? null : new int[] {(int) lo, (int) hi + 1};
-  }
-
-  private static long ceilDiv(long x, long y) {
-    return (x + y - 1) / y;
   }
 
   /** Waits for the launches in flight, then closes the link. */

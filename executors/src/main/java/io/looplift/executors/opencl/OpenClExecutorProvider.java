@@ -47,6 +47,12 @@ public final class OpenClExecutorProvider implements ExecutorProvider {
     return inventory.devices().stream().map(OpenClExecutorProvider::device).toList();
   }
 
+  /** True when an ICD loader and a vendor file exist (files only: no driver is loaded). */
+  @Override
+  public boolean present() {
+    return probe.get().found();
+  }
+
   @Override
   public synchronized String inventoryNote() {
     return inventory == null ? "not looked for" : inventory.reason();

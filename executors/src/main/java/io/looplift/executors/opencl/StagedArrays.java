@@ -1,5 +1,6 @@
 package io.looplift.executors.opencl;
 
+import io.looplift.ir.Type;
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 
@@ -20,26 +21,43 @@ final class StagedArrays {
     throw new IllegalArgumentException("not a primitive array: " + array.getClass());
   }
 
-  /** Copies all of {@code array} to the start of {@code block}, which is at least as long. */
-  static void upload(Object array, Staging.Block block) {
-    copy(array, block, 0, Array.getLength(array), true);
+  /** The class of a Java array of {@code t}s: the class every row of an array of arrays of them has. */
+  static Class<?> arrayClass(Type t) {
+    return switch (t) {
+      case BOOLEAN -> boolean[].class;
+      case BYTE -> byte[].class;
+      case CHAR -> char[].class;
+      case SHORT -> short[].class;
+      case INT -> int[].class;
+      case LONG -> long[].class;
+      case FLOAT -> float[].class;
+      case DOUBLE -> double[].class;
+    };
   }
 
-  /** Copies elements {@code [from, to)} of {@code block} into the same elements of {@code array}. */
-  static void download(Staging.Block block, Object array, int from, int to) {
-    copy(array, block, from, to, false);
+  /** Copies all of {@code array} into {@code block} from element {@code at} of the block on. */
+  static void upload(Object array, Staging.Block block, long at) {
+    copy(array, block, at, 0, Array.getLength(array), true);
   }
 
-  private static void copy(Object array, Staging.Block block, int from, int to, boolean toBlock) {
+  /**
+   * Copies elements {@code [from, to)} of {@code array} back from {@code block}, where element 0 of the
+   * array is element {@code at} of the block.
+   */
+  static void download(Staging.Block block, long at, Object array, int from, int to) {
+    copy(array, block, at, from, to, false);
+  }
+
+  private static void copy(Object array, Staging.Block block, long at, int from, int to, boolean toBlock) {
     int size = elementSize(array);
-    long first = 0; // the first element the current view holds
+    long first = 0; // the block element the current view starts with
     for (ByteBuffer view : block.views()) {
       long end = first + view.capacity() / size;
-      int lo = (int) Math.max(first, from);
-      int hi = (int) Math.min(end, to);
+      long lo = Math.max(first, at + from);
+      long hi = Math.min(end, at + to);
       if (lo < hi) {
-        if (toBlock) put(array, view, (int) (lo - first), lo, hi - lo);
-        else get(view, (int) (lo - first), array, lo, hi - lo);
+        if (toBlock) put(array, view, (int) (lo - first), (int) (lo - at), (int) (hi - lo));
+        else get(view, (int) (lo - first), array, (int) (lo - at), (int) (hi - lo));
       }
       first = end;
     }

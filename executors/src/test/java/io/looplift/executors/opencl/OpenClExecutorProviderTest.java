@@ -50,7 +50,10 @@ class OpenClExecutorProviderTest {
     OpenClExecutorProvider provider = new OpenClExecutorProvider();
     List<Device> devices = provider.devices(env());
     DeviceRequirement.require(!devices.isEmpty(), provider.inventoryNote());
-    assertEquals(OpenClTestSupport.INVENTORY.devices().stream().map(OpenClExecutorProvider::device).toList(), devices);
+    // Compared without the description: a CPU device's memory is what is free at the moment it is asked.
+    assertEquals(OpenClTestSupport.INVENTORY.devices().stream().map(OpenClExecutorProvider::device)
+        .map(d -> d.id() + " " + d.name() + " " + d.kind()).toList(),
+        devices.stream().map(d -> d.id() + " " + d.name() + " " + d.kind()).toList());
     Set<Long> started = new HashSet<>(children());
     started.removeAll(before);
     assertEquals(1, started.size(), "one host process");

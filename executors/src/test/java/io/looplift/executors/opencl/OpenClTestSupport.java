@@ -103,7 +103,11 @@ final class OpenClTestSupport {
   }
 
   static void assertArrayContentEquals(Object expected, Object actual, String what) {
-    if (expected instanceof boolean[] e) assertArrayEquals(e, (boolean[]) actual, what);
+    if (expected instanceof Object[] rows) { // an array of arrays: row by row
+      Object[] actualRows = (Object[]) actual;
+      assertEquals(rows.length, actualRows.length, what + ": rows");
+      for (int r = 0; r < rows.length; r++) assertArrayContentEquals(rows[r], actualRows[r], what + "[" + r + "]");
+    } else if (expected instanceof boolean[] e) assertArrayEquals(e, (boolean[]) actual, what);
     else if (expected instanceof byte[] e) assertArrayEquals(e, (byte[]) actual, what);
     else if (expected instanceof char[] e) assertArrayEquals(e, (char[]) actual, what);
     else if (expected instanceof short[] e) assertArrayEquals(e, (short[]) actual, what);
@@ -127,11 +131,13 @@ final class OpenClTestSupport {
     }
   }
 
+  /** Copies of {@code arrays}, arrays of arrays row by row. */
   static Object[] deepCopy(Object[] arrays) {
     Object[] copy = new Object[arrays.length];
     for (int a = 0; a < arrays.length; a++) {
       Object x = arrays[a];
-      if (x instanceof boolean[] v) copy[a] = v.clone();
+      if (x instanceof Object[] rows) copy[a] = deepCopy(rows);
+      else if (x instanceof boolean[] v) copy[a] = v.clone();
       else if (x instanceof byte[] v) copy[a] = v.clone();
       else if (x instanceof char[] v) copy[a] = v.clone();
       else if (x instanceof short[] v) copy[a] = v.clone();

@@ -136,13 +136,40 @@ class SegmentPoolTest {
     try (Staging s = pool.stage(new long[] {24, (long) n * t.byteSize()})) { // the array starts 64 bytes in
       Staging.Block block = s.block(1);
       assertTrue(block.pieces().size() > 1, "spans several segments");
-      StagedArrays.upload(array, block);
+      StagedArrays.upload(array, block, 0);
       ByteBuffer first = source.slice(block.pieces().get(0));
       if (t == Type.INT) assertEquals(((int[]) array)[1], first.getInt(4));
       if (t == Type.DOUBLE) assertEquals(Double.doubleToRawLongBits(((double[]) array)[0]), first.getLong(0));
-      StagedArrays.download(block, back, 0, n);
+      StagedArrays.download(block, 0, back, 0, n);
     }
     OpenClTestSupport.assertArrayContentEquals(array, back, t.toString());
+  }
+
+  /** Rows of an array of arrays lie one after another in one block: each goes in and comes back at its offset. */
+  @ParameterizedTest
+  @EnumSource(value = Type.class, names = {"BOOLEAN", "CHAR", "FLOAT", "LONG"})
+  void rowsAtOffsetsCrossPieceEndsIntact(Type t) throws IOException {
+    SegmentPool pool = new SegmentPool(new Segments(), 1024, 1024, 1 << 20);
+    Random rnd = new Random(40 + t.ordinal());
+    Object[] rows = {OpenClTestSupport.array(t, rnd, 333), OpenClTestSupport.array(t, rnd, 0), OpenClTestSupport.array(t, rnd, 700)};
+    Object[] back = {OpenClTestSupport.array(t, rnd, 333), OpenClTestSupport.array(t, rnd, 0), OpenClTestSupport.array(t, rnd, 700)};
+    Object untouched = OpenClTestSupport.deepCopy(new Object[] {back[2]})[0];
+    try (Staging s = pool.stage(new long[] {1033L * t.byteSize()})) {
+      Staging.Block block = s.block(0);
+      assertTrue(block.pieces().size() > 1, "spans several segments");
+      long at = 0;
+      for (Object row : rows) {
+        StagedArrays.upload(row, block, at);
+        at += java.lang.reflect.Array.getLength(row);
+      }
+      StagedArrays.download(block, 0, back[0], 0, 333);
+      StagedArrays.download(block, 333, back[2], 100, 650);
+    }
+    OpenClTestSupport.assertArrayContentEquals(rows[0], back[0], "row 0");
+    for (int j = 0; j < 700; j++) {
+      Object expected = j >= 100 && j < 650 ? rows[2] : untouched;
+      assertEquals(java.lang.reflect.Array.get(expected, j), java.lang.reflect.Array.get(back[2], j), "row 2 [" + j + "]");
+    }
   }
 
   @Test
@@ -152,9 +179,9 @@ class SegmentPoolTest {
       Staging.Block block = s.block(0);
       for (int j = 0; j < 8; j++) block.views().get(0).put(j, (byte) (j * 3)); // 0, 3, 6, 9...: low bits 0 1 0 1
       boolean[] b = {true, true, true, true, true, true, true, true};
-      StagedArrays.download(block, b, 2, 6);
+      StagedArrays.download(block, 0, b, 2, 6);
       assertArrayEquals(new boolean[] {true, true, false, true, false, true, true, true}, b);
-      StagedArrays.upload(new boolean[] {true, false}, block);
+      StagedArrays.upload(new boolean[] {true, false}, block, 0);
       assertEquals(1, block.views().get(0).get(0));
       assertEquals(0, block.views().get(0).get(1));
     }

@@ -57,10 +57,10 @@ class OpenClGeneratorTest {
 
   @Test
   void literalsAreExact() {
-    assertEquals("(-2147483647-1)", OpenClGenerator.literal(Type.INT, Integer.MIN_VALUE));
-    assertEquals("(-9223372036854775807L-1L)", OpenClGenerator.literal(Type.LONG, Long.MIN_VALUE));
-    assertEquals("as_float(0x7fc00000u)", OpenClGenerator.literal(Type.FLOAT, Float.floatToRawIntBits(Float.NaN)));
-    assertEquals("as_double(0x8000000000000000UL)", OpenClGenerator.literal(Type.DOUBLE, Double.doubleToRawLongBits(-0.0)));
+    assertEquals("(-2147483647-1)", Expressions.literal(Type.INT, Integer.MIN_VALUE));
+    assertEquals("(-9223372036854775807L-1L)", Expressions.literal(Type.LONG, Long.MIN_VALUE));
+    assertEquals("as_float(0x7fc00000u)", Expressions.literal(Type.FLOAT, Float.floatToRawIntBits(Float.NaN)));
+    assertEquals("as_double(0x8000000000000000UL)", Expressions.literal(Type.DOUBLE, Double.doubleToRawLongBits(-0.0)));
   }
 
   @Test

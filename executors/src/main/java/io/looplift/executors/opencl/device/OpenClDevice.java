@@ -131,7 +131,14 @@ public final class OpenClDevice implements AutoCloseable {
       }
       clFinish(queue);
       long t2 = System.nanoTime();
-      clEnqueueNDRangeKernel(queue, kernel, 1, null, new long[] {launch.globalSize()}, new long[] {launch.localSize()}, 0, null, null);
+      List<KernelLaunch.Dimension> range = launch.range();
+      long[] global = new long[range.size()];
+      long[] local = new long[range.size()];
+      for (int d = 0; d < global.length; d++) {
+        global[d] = range.get(d).global();
+        local[d] = range.get(d).local();
+      }
+      clEnqueueNDRangeKernel(queue, kernel, global.length, null, global, local, 0, null, null);
       clFinish(queue);
       long t3 = System.nanoTime();
       for (int i = 0; i < args.size(); i++) {

@@ -114,7 +114,8 @@ public final class HostMain {
       long t0 = System.nanoTime();
       DeviceInventory found = DeviceDiscovery.discover();
       System.err.printf("%s (discovery took %d ms)%n", found.reason(), (System.nanoTime() - t0) / 1_000_000);
-      disk = cacheDir.isEmpty() ? DiskProgramStore.atDefaultLocation() : new DiskProgramStore(Path.of(cacheDir));
+      Path dir = cacheDir.isEmpty() ? DiskProgramStore.defaultDirectory() : Path.of(cacheDir);
+      disk = new DiskProgramStore(dir, line -> System.err.println(Wire.WARNING + line));
       version = loopliftVersion;
       inventory = found;
       Wire.Out out = new Wire.Out(Wire.OK, r.id).i(Wire.MAGIC).i(Wire.VERSION);

@@ -302,11 +302,15 @@ public final class HostProcess implements AutoCloseable {
     return code > 128 ? "was killed by signal " + (code - 128) : "exited with code " + code;
   }
 
-  /** Logs the host's stderr (and stdout) at debug level and keeps its last lines for a failure. */
+  /**
+   * Logs the host's stderr (and stdout) at debug level, its warnings ({@link Wire#WARNING}) whatever the level,
+   * and keeps its last lines for a failure.
+   */
   private void drainStderr() {
     try (BufferedReader err = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = err.readLine()) != null; ) {
-        log.debug("opencl host: " + line);
+        if (line.startsWith(Wire.WARNING)) log.warn(line.substring(Wire.WARNING.length()));
+        else log.debug("opencl host: " + line);
         synchronized (stderrTail) {
           if (stderrTail.size() == STDERR_LINES) stderrTail.remove(0);
           stderrTail.add(line);

@@ -29,7 +29,8 @@ import java.util.List;
  * <p>The session starts with {@link #HELLO}, which carries {@link #MAGIC} and {@link #VERSION}; the host
  * answers with the same two and its device inventory, or exits when they do not match. Readers ignore bytes
  * at the end of a payload that they do not know, so a later version can append fields to a message; a
- * change that an older reader would misread takes a new version.
+ * change that an older reader would misread takes a new version. Version 2: a launch names up to three
+ * NDRange dimensions instead of one.
  *
  * <p>Requests and their {@link #OK} payloads:
  * <ul>
@@ -39,16 +40,23 @@ import java.util.List;
  *   <li>{@link #MAP}: segment id, file path, capacity → nothing (the host has mapped the file)
  *   <li>{@link #UNMAP}: segment id; not answered
  *   <li>{@link #DEFINE}: kernel id, name, source, build options, work-group size; not answered
- *   <li>{@link #LAUNCH}: device handle, kernel id, launch → count, then that many timings in nanoseconds
- *       (program, transfer in, kernel, transfer out)
+ *   <li>{@link #LAUNCH}: device handle, kernel id, launch (the NDRange's dimensions, each its global and local
+ *       size, then the arguments) → count, then that many timings in nanoseconds (program, transfer in,
+ *       kernel, transfer out)
  *   <li>{@link #DROP}: kernel id, which no later launch names; not answered
  *   <li>{@link #CLOSE}: not answered; the host exits
  * </ul>
  */
 final class Wire {
   /** "LLOH": LoopLift OpenCL host. */
+
+  /**
+   * How a line of the host's stderr starts when the user must see it whatever {@code log=} says (a refused
+   * {@code cache.dir}); the parent prints the rest as a warning, and every other line at {@code log=debug}.
+   */
+  static final String WARNING = "looplift-host-warning: ";
   static final int MAGIC = 0x4c4c4f48;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
   /** No frame is longer: a longer length is garbage. */
   static final int MAX_FRAME = 64 << 20;
 
@@ -230,7 +238,9 @@ final class Wire {
   }
 
   static void launch(Out out, KernelLaunch launch) {
-    out.l(launch.globalSize()).i(launch.localSize()).i(launch.args().size());
+    out.i(launch.range().size());
+    for (KernelLaunch.Dimension d : launch.range()) out.l(d.global()).i(d.local());
+    out.i(launch.args().size());
     for (KernelLaunch.Arg arg : launch.args()) {
       if (arg instanceof KernelLaunch.Buffer b) {
         out.i(BUFFER).b(b.upload()).b(b.written()).l(b.readFrom()).l(b.readLength()).i(b.pieces().size());
@@ -251,8 +261,9 @@ final class Wire {
   }
 
   private static KernelLaunch launchFields(In in) throws ProtocolException {
-    long global = in.l();
-    int local = in.i();
+    int dimensions = in.count(12);
+    List<KernelLaunch.Dimension> range = new ArrayList<>(dimensions);
+    for (int d = 0; d < dimensions; d++) range.add(new KernelLaunch.Dimension(in.l(), in.i()));
     int n = in.count(4);
     List<KernelLaunch.Arg> args = new ArrayList<>(n);
     for (int k = 0; k < n; k++) {
@@ -274,7 +285,7 @@ final class Wire {
         throw new ProtocolException("argument tag " + tag);
       }
     }
-    return new KernelLaunch(args, global, local);
+    return new KernelLaunch(args, range);
   }
 
   static void timings(Out out, LaunchTimings t) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.ExecutorLog;
+import io.looplift.executors.opencl.DeviceInfo;
 import io.looplift.executors.Launch;
 import io.looplift.executors.opencl.DeviceInventory;
 import io.looplift.executors.opencl.DeviceRequirement;
@@ -103,12 +104,18 @@ class HostProcessTest {
     assertTrue(log.debug.contains("opencl host: exiting early"), log.debug.toString());
   }
 
+  private static List<String> stable(List<DeviceInfo> devices) {
+    return devices.stream().map(d -> d.index() + " " + d.name() + " " + d.kind() + " " + d.vendor() + " " + d.platform()
+        + " " + d.computeUnits() + " " + d.openclCVersion() + " " + d.driverVersion() + " " + d.fp64()).toList();
+  }
+
   @Test
   void theRealHostFindsWhatThisJvmFinds() throws Exception {
     HostProcess host = HostProcess.start(getClass().getClassLoader(), SHORT, ExecutorLog.NONE);
     try {
       DeviceInventory there = host.hello(cacheDir, "test");
-      assertEquals(DeviceDiscovery.discover().devices(), there.devices());
+      // Compared without their memory sizes: a CPU device reports what is free at the moment it is asked.
+      assertEquals(stable(DeviceDiscovery.discover().devices()), stable(there.devices()));
     } finally {
       host.close();
     }

@@ -32,7 +32,7 @@ class WireTest {
         new KernelLaunch.Buffer(List.of(new KernelLaunch.Piece(3, 64, 1 << 30), new KernelLaunch.Piece(4, 0, 8)), true, true, 16, 1000),
         new KernelLaunch.Buffer(List.of(new KernelLaunch.Piece(5, 0, 4)), false, false, 0, 0),
         new KernelLaunch.Scalar(Type.LONG, Long.MIN_VALUE), new KernelLaunch.Scalar(Type.FLOAT, Float.floatToRawIntBits(-0f))),
-        1 << 20, 64);
+        List.of(new KernelLaunch.Dimension(1 << 20, 64), new KernelLaunch.Dimension(96, 32), new KernelLaunch.Dimension(7, 1)));
     Wire.Out out = new Wire.Out(Wire.LAUNCH, 42).i(7);
     Wire.launch(out, launch);
     Wire.In in = trip(out);
@@ -78,9 +78,13 @@ class WireTest {
 
   @Test
   void aMessageThatEndsEarlyOrMakesNoSenseIsRefused() throws IOException {
-    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).l(64).i(64).i(1))));
-    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).l(64).i(0).i(0))), "local size 0");
-    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).l(64).i(64).i(1).i(9))), "no such argument");
+    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).i(1).l(64).i(64).i(1))));
+    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).i(1).l(64).i(0).i(0))), "local size 0");
+    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).i(1).l(64).i(64).i(1).i(9))), "no such argument");
+    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).i(0).i(0))), "no dimension");
+    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).i(4)
+        .l(64).i(64).l(64).i(64).l(64).i(64).l(64).i(64).i(0))), "four dimensions");
+    assertThrows(ProtocolException.class, () -> Wire.launch(trip(new Wire.Out(Wire.LAUNCH, 1).i(1).l(0).i(64).i(0))), "an empty range");
     assertThrows(ProtocolException.class, () -> Wire.inventory(trip(new Wire.Out(Wire.OK, 1).s("x").i(Integer.MAX_VALUE))));
     assertThrows(ProtocolException.class, () -> trip(new Wire.Out(Wire.OK, 1).i(-5)).s(), "negative string length");
     Random rnd = new Random(1);

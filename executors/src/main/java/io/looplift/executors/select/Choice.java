@@ -1,0 +1,52 @@
+package io.looplift.executors.select;
+
+/**
+ * The candidate to run one launch of a kernel on, from {@link SelectedKernel#choose}. The caller runs it, then
+ * reports exactly once: {@link SelectedKernel#record} when it completed, {@link SelectedKernel#failed} when it
+ * could not (which also says what to run instead). Immutable.
+ */
+public final class Choice {
+  private final String candidate;
+  private final boolean measuring;
+  private final Source source;
+  private final String why;
+  private final Size size;
+  private final long startNanos;
+
+  Choice(String candidate, boolean measuring, Source source, String why, Size size, long startNanos) {
+    this.candidate = candidate;
+    this.measuring = measuring;
+    this.source = source;
+    this.why = why;
+    this.size = size;
+    this.startNanos = startNanos;
+  }
+
+  /** The name of the {@link Candidate} to run: {@link Candidate#BYTECODE}, {@code jvm}, {@code opencl:0}... */
+  public String candidate() { return candidate; }
+
+  /** True for {@link Candidate#BYTECODE}: the original loops run, nothing is offloaded. */
+  public boolean bytecode() { return Candidate.BYTECODE.equals(candidate); }
+
+  /**
+   * True when this launch is one of the measuring runs, whose time decides the kernel's candidate: the caller
+   * must time it as it times the others and exclude what a later launch would not pay (an OpenCL build).
+   */
+  public boolean measuring() { return measuring; }
+
+  /** Where the choice comes from. */
+  public Source source() { return source; }
+
+  /** One line saying why this candidate, for the log. */
+  public String why() { return why; }
+
+  Size size() { return size; }
+
+  /** When the choice was made, by the selection's clock. */
+  long startNanos() { return startNanos; }
+
+  @Override
+  public String toString() {
+    return candidate + (measuring ? " (measuring)" : "") + " [" + source + "] " + why;
+  }
+}

@@ -1,0 +1,120 @@
+package io.looplift.executors.select;
+
+import io.looplift.executors.select.CostModel.Estimate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.function.Function;
+
+/**
+ * The decision rule: given what was measured for each usable candidate of a kernel, which one a launch of a
+ * given size runs on, or that this size must be measured first.
+ *
+ * <ul>
+ *   <li>When measuring is not allowed (the kernel's measuring budget is spent, or every measuring run this class
+ *       needs is already under way): the fastest by estimate, whatever its margin.
+ *   <li>At a size class being measured again after a drift: measure every candidate.
+ *   <li>At a size class where every candidate was measured: the fastest there.
+ *   <li>When some candidates have no measured size on both sides of the class (a new kernel, a size beyond every
+ *       measured one, a device measured at other sizes than the rest): measure those first.
+ *   <li>Otherwise, the fastest by {@link CostModel} estimate, provided the runner-up is estimated at least
+ *       {@code trust} times slower; closer than that, interpolation could be on the wrong side of a crossover,
+ *       so measure every candidate there.
+ * </ul>
+ */
+final class Decider {
+  /** What a launch does: run a candidate ({@link Pick}) or measure some ({@link Measure}). */
+  sealed interface Verdict permits Pick, Measure {}
+
+  /** Run {@code candidate}; {@code why} says why, for the log. */
+  record Pick(String candidate, Source source, String why) implements Verdict {}
+
+  /**
+   * Measure the size class: first {@code candidates}, those with nothing measured around it, since their
+   * measurement may settle the choice alone; the caller measures only candidates not yet measured there.
+   */
+  record Measure(List<String> candidates) implements Verdict {}
+
+  private final double trust;
+
+  /** @param trust how many times slower the runner-up must be estimated to trust an interpolation, above 1 */
+  Decider(double trust) {
+    if (!(trust > 1)) throw new IllegalArgumentException("trust " + trust);
+    this.trust = trust;
+  }
+
+  /**
+   * What to do at {@code size}.
+   *
+   * @param live the usable candidates, in the caller's order
+   * @param points each candidate's measured points, ordered by size class
+   * @param remeasuring the class is being measured again: nothing is trusted there
+   * @param mayMeasure measuring is allowed; when not, the verdict is a {@link Pick}
+   */
+  Verdict decide(List<String> live, Function<String, List<Point>> points, Size size, boolean remeasuring,
+      boolean mayMeasure) {
+    List<Ranked> ranked = rank(live, points, size);
+    if (!mayMeasure) return best(live, ranked, size);
+    if (remeasuring) return new Measure(live);
+    if (ranked.size() == live.size() && ranked.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
+      return pick(ranked, "fastest measured at 2^" + size.sizeClass());
+    }
+    List<String> unknown = new ArrayList<>(live);
+    for (Ranked r : ranked) {
+      if (r.estimate.bracketed()) unknown.remove(r.candidate);
+    }
+    if (!unknown.isEmpty()) return new Measure(unknown);
+    if (margin(ranked) >= trust) {
+      return pick(ranked, "interpolated at 2^" + size.sizeClass() + " between measured sizes");
+    }
+    return new Measure(live);
+  }
+
+  /**
+   * The fastest by estimate whatever its margin, for a launch that cannot be a measuring run; the first of
+   * {@code live} (the caller's preference) when nothing was measured yet.
+   */
+  Pick best(List<String> live, Function<String, List<Point>> points, Size size) {
+    return best(live, rank(live, points, size), size);
+  }
+
+  private static Pick best(List<String> live, List<Ranked> ranked, Size size) {
+    if (ranked.isEmpty()) return new Pick(live.get(0), Source.MEASURED, "nothing measured yet: the first candidate");
+    if (ranked.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
+      return pick(ranked, "fastest measured at 2^" + size.sizeClass());
+    }
+    return pick(ranked, "estimated at 2^" + size.sizeClass() + " (not measuring now)");
+  }
+
+  /** One candidate's estimate; {@code points} is what it came from. */
+  private record Ranked(String candidate, Estimate estimate, List<Point> points) {
+    boolean measuredAt(int sizeClass) {
+      return points.stream().anyMatch(p -> p.sizeClass() == sizeClass);
+    }
+  }
+
+  /** The candidates that have an estimate, fastest first (ties in the caller's order). */
+  private static List<Ranked> rank(List<String> live, Function<String, List<Point>> points, Size size) {
+    List<Ranked> ranked = new ArrayList<>();
+    for (String c : live) {
+      List<Point> p = points.apply(c);
+      Estimate e = CostModel.estimate(p, size.work());
+      if (e != null) ranked.add(new Ranked(c, e, p));
+    }
+    ranked.sort(Comparator.comparingDouble(r -> r.estimate.nanos()));
+    return ranked;
+  }
+
+  private static double margin(List<Ranked> ranked) {
+    return ranked.size() < 2 ? Double.POSITIVE_INFINITY
+        : ranked.get(1).estimate.nanos() / Math.max(1e-9, ranked.get(0).estimate.nanos());
+  }
+
+  private static Pick pick(List<Ranked> ranked, String basis) {
+    boolean persisted = ranked.stream().allMatch(r -> r.estimate.persisted());
+    StringJoiner why = new StringJoiner(", ", basis + ": ", "");
+    for (Ranked r : ranked) why.add(r.candidate + " " + Durations.format(r.estimate.nanos()));
+    return new Pick(ranked.get(0).candidate, persisted ? Source.PERSISTED : Source.MEASURED, why.toString());
+  }
+}

@@ -1,0 +1,243 @@
+package io.looplift.executors.select;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Everything measured for one kernel ({@link KernelKey}), shared by the {@link SelectedKernel}s that choose
+ * for it: per candidate its {@link Point}s by size class, the measuring runs under way and their samples,
+ * whether it failed; the size classes being measured again; and the kernel's measuring budget.
+ *
+ * <p>Not thread-safe: callers hold this object's monitor.
+ */
+final class Measurements {
+  /** One candidate's measurements. */
+  private static final class Data {
+    final String device;
+    String dropped;
+    final TreeMap<Integer, Point> points = new TreeMap<>();
+    /** Per size class being measured: the runs recorded so far, and how many more were handed out. */
+    final Map<Integer, List<Point>> samples = new TreeMap<>();
+    final Map<Integer, Integer> outstanding = new TreeMap<>();
+
+    Data(String device) {
+      this.device = device;
+    }
+
+    int sampled(int sizeClass) {
+      return samples.getOrDefault(sizeClass, List.of()).size() + outstanding.getOrDefault(sizeClass, 0);
+    }
+  }
+
+  private final KernelKey key;
+  private final int budget;
+  private final Map<String, Data> candidates = new LinkedHashMap<>();
+  private final Set<Integer> remeasure = new HashSet<>();
+  /** What the store held for the kernel, for candidates not registered yet; null when it held nothing valid. */
+  private StoredKernel stored;
+  private boolean loaded;
+  private int issued;
+  private int runs;
+  private long runNanos;
+  private int drifts;
+  private int lastClass = -1;
+  /** Bumped whenever points or failures change, so that decisions made before are made again. */
+  private int version;
+
+  /** @param budget how many measuring runs the kernel may have in this JVM run */
+  Measurements(KernelKey key, int budget) {
+    this.key = key;
+    this.budget = budget;
+  }
+
+  KernelKey key() { return key; }
+
+  int version() { return version; }
+
+  /** True once {@link #load} ran: the store is read once per kernel and run. */
+  boolean loaded() { return loaded; }
+
+  /** Takes what the store held (null for nothing): candidates registered from now on start from it. */
+  void load(StoredKernel record) {
+    loaded = true;
+    stored = record;
+    candidates.forEach(this::adopt);
+  }
+
+  /**
+   * Adds {@code c} unless known: with the points and failure the store held for it when its device is the
+   * same, and nothing otherwise (a new driver or GPU is measured again; the other candidates are not).
+   */
+  void register(Candidate c) {
+    if (candidates.containsKey(c.name())) return;
+    Data d = new Data(c.device());
+    candidates.put(c.name(), d);
+    adopt(c.name(), d);
+    version++;
+  }
+
+  /** Gives a candidate that has nothing yet what the store held for it, if its device is the same. */
+  private void adopt(String name, Data d) {
+    if (stored == null || !d.points.isEmpty() || d.dropped != null) return;
+    for (StoredKernel.Candidate s : stored.candidates()) {
+      if (!s.name().equals(name) || !s.device().equals(d.device)) continue;
+      d.dropped = s.dropped();
+      for (Point p : s.points()) {
+        d.points.put(p.sizeClass(), p);
+        lastClass = Math.max(lastClass, p.sizeClass());
+      }
+    }
+  }
+
+  boolean dropped(String candidate) {
+    return candidates.get(candidate).dropped != null;
+  }
+
+  /** The candidate's points, ordered by size class. */
+  List<Point> points(String candidate) {
+    return List.copyOf(candidates.get(candidate).points.values());
+  }
+
+  boolean measuredAt(String candidate, int sizeClass) {
+    return candidates.get(candidate).points.containsKey(sizeClass);
+  }
+
+  /**
+   * True while {@code sizeClass} is being measured again and some of {@code live} has no point there yet;
+   * forgets the class once all have.
+   */
+  boolean remeasuring(int sizeClass, List<String> live) {
+    if (!remeasure.contains(sizeClass)) return false;
+    for (String c : live) {
+      if (!measuredAt(c, sizeClass)) return true;
+    }
+    remeasure.remove(sizeClass);
+    return false;
+  }
+
+  /** True while the budget has room for {@code runs} more measuring runs. */
+  boolean mayMeasure(int runs) {
+    return issued + runs <= budget;
+  }
+
+  /**
+   * The candidate of {@code live} the next measuring run at {@code sizeClass} goes to, counted as handed out;
+   * null when none needs one. Candidates take turns: the one with the fewest runs there so far, the first in
+   * {@code live} on a tie, so that warm-up and interference spread over all of them.
+   */
+  String nextSample(List<String> live, int sizeClass, int samples) {
+    if (!mayMeasure(1)) return null;
+    String next = null;
+    int fewest = samples;
+    for (String c : live) {
+      if (measuredAt(c, sizeClass)) continue;
+      int n = candidates.get(c).sampled(sizeClass);
+      if (n < fewest) {
+        next = c;
+        fewest = n;
+      }
+    }
+    if (next != null) {
+      candidates.get(next).outstanding.merge(sizeClass, 1, Integer::sum);
+      issued++;
+    }
+    return next;
+  }
+
+  /**
+   * Records a measuring run of {@code candidate}; returns true when that completed its point at the run's size
+   * class: the fastest of {@code samples} runs there.
+   */
+  boolean sample(String candidate, Point run, int samples) {
+    runs++;
+    runNanos += run.nanos();
+    Data d = candidates.get(candidate);
+    int c = run.sizeClass();
+    release(d, c);
+    if (d.dropped != null) return false;
+    List<Point> done = d.samples.computeIfAbsent(c, k -> new ArrayList<>());
+    done.add(run);
+    if (done.size() < samples) return false;
+    Point fastest = done.get(0);
+    for (Point p : done) {
+      if (p.nanos() / (double) p.work() < fastest.nanos() / (double) fastest.work()) fastest = p;
+    }
+    d.samples.remove(c);
+    d.points.put(c, fastest);
+    lastClass = c;
+    version++;
+    return true;
+  }
+
+  /**
+   * Forgets a measuring run of {@code candidate} at {@code sizeClass} that was handed out but will not report,
+   * so that another launch runs it; it still counts against the budget.
+   */
+  void abandon(String candidate, int sizeClass) {
+    release(candidates.get(candidate), sizeClass);
+  }
+
+  private static void release(Data d, int sizeClass) {
+    d.outstanding.computeIfPresent(sizeClass, (k, n) -> n > 1 ? n - 1 : null);
+  }
+
+  /** Marks {@code candidate} as failed on this kernel: it is chosen no more, here or in later runs. */
+  void drop(String candidate, String reason) {
+    Data d = candidates.get(candidate);
+    if (d.dropped != null) return;
+    d.dropped = reason;
+    d.samples.clear();
+    d.outstanding.clear();
+    version++;
+  }
+
+  /**
+   * Forgets every candidate's point at {@code sizeClass} and measures it again, when the budget has room for
+   * {@code runs} more measuring runs; returns whether it did.
+   */
+  boolean remeasure(int sizeClass, int runs) {
+    drifts++;
+    if (!mayMeasure(runs)) return false;
+    for (Data d : candidates.values()) d.points.remove(sizeClass);
+    remeasure.add(sizeClass);
+    version++;
+    return true;
+  }
+
+  int runs() { return runs; }
+
+  long runNanos() { return runNanos; }
+
+  int drifts() { return drifts; }
+
+  String droppedReason(String candidate) {
+    return candidates.get(candidate).dropped;
+  }
+
+  /**
+   * The candidate's point at the size the kernel was last measured at, or, when it has none there, at the
+   * size nearest to it; null when it has no point.
+   */
+  Point latest(String candidate) {
+    TreeMap<Integer, Point> points = candidates.get(candidate).points;
+    if (points.isEmpty()) return null;
+    Map.Entry<Integer, Point> below = points.floorEntry(lastClass);
+    Map.Entry<Integer, Point> above = points.ceilingEntry(lastClass);
+    if (below == null) return above.getValue();
+    if (above == null || lastClass - below.getKey() <= above.getKey() - lastClass) return below.getValue();
+    return above.getValue();
+  }
+
+  /** What the store keeps: every registered candidate's device, failure and points. */
+  StoredKernel snapshot(String version, int cores) {
+    List<StoredKernel.Candidate> list = new ArrayList<>();
+    candidates.forEach((name, d) -> list.add(new StoredKernel.Candidate(name, d.device, d.dropped,
+        List.copyOf(d.points.values()))));
+    return new StoredKernel(key, version, cores, list);
+  }
+}

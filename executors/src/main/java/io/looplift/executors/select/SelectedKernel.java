@@ -1,0 +1,205 @@
+package io.looplift.executors.select;
+
+import io.looplift.executors.select.CostModel.Estimate;
+import io.looplift.executors.select.Decider.Measure;
+import io.looplift.executors.select.Decider.Pick;
+import io.looplift.executors.select.Decider.Verdict;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The choice of candidate for one kernel among the candidates one caller can run it on: what each launch
+ * runs on, and what the caller reports back. From {@link Selector#kernel}; thread-safe (launches of the same
+ * kernel serialize on a short lock, other kernels' launches do not wait for them).
+ *
+ * <p>The protocol, for every launch: {@link #choose} with the launch's size; run the chosen candidate; then
+ * exactly one of {@link #record} (it completed; its time, measured around the run by the caller, or by the
+ * selection's clock from the moment of the choice), {@link #failed} (it threw, or verification found it
+ * wrong; run what that returns instead) or {@link #abandon} (the run ended otherwise). A measuring run that is
+ * never reported stays under way, and its size class is never measured for that candidate. Every candidate
+ * computes the same results, so which one runs, and whether the launch is a measuring run, never changes what
+ * the program sees.
+ *
+ * <p>Measuring: the first launches at a size class that needs it run on the candidates in turn, each
+ * {@code samples} times (see {@link Selector.Builder}); which classes need it is {@link Decider}'s rule. After
+ * that, the times of normal launches are compared with what was measured: when the chosen candidate takes
+ * more than {@code driftFactor} times its estimate for {@code driftRuns} launches in a row at one size class
+ * (other processes took the cores a parallel kernel was measured with, say), that class is measured again,
+ * budget permitting.
+ */
+public final class SelectedKernel {
+  private final Selector selector;
+  private final Measurements m;
+  private final List<String> names;
+  /** The decisions made so far by size class, valid while {@link #picksVersion} is the measurements' version. */
+  private final Pick[] picks = new Pick[64];
+  private int picksVersion = -1;
+  /** Per size class, how many normal launches in a row took longer than drift allows. */
+  private final int[] slow = new int[64];
+  /** The size of the latest launch, for the report; null before the first. */
+  private Size latest;
+  /** With a forced choice nothing is measured; the report shows each candidate's latest run instead. */
+  private final Map<String, Point> forcedRuns = new LinkedHashMap<>();
+
+  SelectedKernel(Selector selector, Measurements m, List<Candidate> candidates) {
+    this.selector = selector;
+    this.m = m;
+    this.names = candidates.stream().map(Candidate::name).toList();
+  }
+
+  /**
+   * The candidate to run a launch of {@code iterations} iterations of the kernel's outermost loop, each doing
+   * {@code workPerIteration} (1 for a flat loop; for a nest, the iterations of its inner loops, or an estimate
+   * of them). Empty when every candidate has failed on this kernel.
+   */
+  public Optional<Choice> choose(long iterations, long workPerIteration) {
+    Size size = Size.of(iterations, workPerIteration);
+    synchronized (m) {
+      latest = size;
+      return Optional.ofNullable(decide(size));
+    }
+  }
+
+  private Choice decide(Size size) {
+    List<String> live = live();
+    long now = selector.clock().getAsLong();
+    if (live.isEmpty()) return null;
+    Selector.Settings s = selector.settings();
+    if (s.forced() != null || live.size() == 1) return choice(settled(live, size), size, now);
+    if (picksVersion != m.version()) {
+      Arrays.fill(picks, null);
+      picksVersion = m.version();
+    }
+    int c = size.sizeClass();
+    boolean remeasuring = m.remeasuring(c, live);
+    if (!remeasuring && picks[c] != null) return choice(picks[c], size, now);
+    Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1));
+    if (verdict instanceof Pick pick) {
+      picks[c] = pick;
+      return choice(pick, size, now);
+    }
+    String next = m.nextSample(((Measure) verdict).candidates(), c, s.samples());
+    if (next != null) {
+      return new Choice(next, true, Source.MEASURED, "measuring " + next + " at 2^" + c, size, now);
+    }
+    // Every run this class needs is under way in other threads: until they report, the best estimate.
+    return choice(selector.decider().best(live, m::points, size), size, now);
+  }
+
+  /** The decision for a forced choice or a single usable candidate, which nothing measured can change. */
+  private Pick settled(List<String> live, Size size) {
+    String forced = selector.settings().forced();
+    if (forced != null) return new Pick(live.get(0), Source.FORCED, forced + ": the first usable candidate");
+    List<String> gone = new ArrayList<>(names);
+    gone.removeAll(live);
+    Source source = m.points(live.get(0)).stream().allMatch(Point::persisted) ? Source.PERSISTED : Source.MEASURED;
+    return new Pick(live.get(0), source, gone.isEmpty() ? "the only candidate" : "the only candidate left (" + gone
+        + " failed)");
+  }
+
+  private static Choice choice(Pick p, Size size, long now) {
+    return new Choice(p.candidate(), false, p.source(), p.why(), size, now);
+  }
+
+  private List<String> live() {
+    List<String> live = new ArrayList<>(names.size());
+    for (String n : names) {
+      if (!m.dropped(n)) live.add(n);
+    }
+    return live;
+  }
+
+  /** Records that {@code c} completed, taking as long as the selection's clock says passed since it was made. */
+  public void record(Choice c) {
+    record(c, selector.clock().getAsLong() - c.startNanos(), 0);
+  }
+
+  /**
+   * Records that {@code c} completed in {@code nanos}, of which {@code transferNanos} moved arrays to and from a
+   * device (0 for the others). Exclude what later launches do not pay, such as building an OpenCL program.
+   */
+  public void record(Choice c, long nanos, long transferNanos) {
+    Size size = c.size();
+    Point run = new Point(size.sizeClass(), size.iterations(), size.work(), Math.max(0, nanos),
+        Math.max(0, Math.min(transferNanos, nanos)), false);
+    synchronized (m) {
+      if (c.source() == Source.FORCED) {
+        forcedRuns.put(c.candidate(), run);
+      } else if (c.measuring()) {
+        if (m.sample(c.candidate(), run, selector.settings().samples())) selector.persist(m);
+      } else {
+        checkDrift(c.candidate(), run);
+      }
+    }
+  }
+
+  private void checkDrift(String candidate, Point run) {
+    // With one usable candidate there is nothing to choose again.
+    if (m.dropped(candidate) || live().size() < 2) return;
+    Estimate e = CostModel.estimate(m.points(candidate), run.work());
+    if (e == null) return;
+    Selector.Settings s = selector.settings();
+    int c = run.sizeClass();
+    if (run.nanos() <= s.driftFactor() * e.nanos()) {
+      slow[c] = 0;
+    } else if (++slow[c] >= s.driftRuns()) {
+      slow[c] = 0;
+      m.remeasure(c, live().size() * s.samples());
+    }
+  }
+
+  /**
+   * Records that {@code c} ended without a time worth keeping and without the candidate being at fault: the
+   * original loop threw the program's own exception, or LoopLift failed around the run. A measuring run is
+   * handed to a later launch again; nothing else changes.
+   */
+  public void abandon(Choice c) {
+    if (!c.measuring()) return;
+    synchronized (m) {
+      m.abandon(c.candidate(), c.size().sizeClass());
+    }
+  }
+
+  /**
+   * Records that {@code c} failed ({@code reason}: the executor's exception, or what verification found) and
+   * returns what to run instead, the best remaining candidate; empty when none remains. The failed candidate
+   * is dropped for this kernel, in this run and, through the store, in later ones.
+   */
+  public Optional<Choice> failed(Choice c, String reason) {
+    synchronized (m) {
+      m.drop(c.candidate(), reason);
+      if (c.source() != Source.FORCED) selector.persist(m);
+    }
+    return choose(c.size().iterations(), c.size().workPerIteration());
+  }
+
+  /** What the report says about this kernel: the choice at the size of its latest launch, and the times behind it. */
+  public SelectionReport report() {
+    synchronized (m) {
+      Map<String, Double> times = new LinkedHashMap<>();
+      Map<String, Double> transfers = new LinkedHashMap<>();
+      Map<String, String> dropped = new LinkedHashMap<>();
+      for (String n : names) {
+        Point p = selector.settings().forced() != null ? forcedRuns.get(n) : m.latest(n);
+        if (p != null) {
+          times.put(n, p.nanosPerIteration());
+          if (p.transferNanos() > 0) transfers.put(n, p.transferNanosPerIteration());
+        }
+        if (m.dropped(n)) dropped.put(n, m.droppedReason(n));
+      }
+      List<String> live = live();
+      Pick now = null;
+      if (latest != null && !live.isEmpty()) {
+        now = live.size() == 1 || selector.settings().forced() != null ? settled(live, latest)
+            : selector.decider().best(live, m::points, latest);
+      }
+      return new SelectionReport(now == null ? null : now.candidate(), now == null ? null : now.source(),
+          now == null ? (latest == null ? "not launched" : "every candidate failed") : now.why(), times, transfers,
+          dropped, m.runs(), m.runNanos(), m.drifts());
+    }
+  }
+}

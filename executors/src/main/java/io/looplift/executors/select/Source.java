@@ -1,0 +1,19 @@
+package io.looplift.executors.select;
+
+import java.util.Locale;
+
+/** Where a choice of candidate comes from, as the report's {@code "source"} says it. */
+public enum Source {
+  /** Measured in this run, or estimated from what this run measured (between measured sizes). */
+  MEASURED,
+  /** Decided by measurements loaded from an earlier run's record, without measuring anything now. */
+  PERSISTED,
+  /** The caller's first usable candidate, measuring nothing ({@code executor=jvm|opencl|reference}). */
+  FORCED;
+
+  /** {@code measured}, {@code persisted} or {@code forced}. */
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

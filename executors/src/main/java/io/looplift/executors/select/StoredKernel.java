@@ -1,0 +1,28 @@
+package io.looplift.executors.select;
+
+import java.util.List;
+
+/**
+ * What the store keeps for one kernel, and what makes it valid: the kernel (its shape and its classes' file
+ * hashes, in {@code key}), the LoopLift version and the core count; each candidate's device description
+ * makes that candidate's part valid.
+ *
+ * @param cores the processors the JVM had (a thread pool measured on 4 cores says little about 64)
+ */
+record StoredKernel(KernelKey key, String version, int cores, List<Candidate> candidates) {
+  StoredKernel {
+    candidates = List.copyOf(candidates);
+  }
+
+  /**
+   * One candidate's part.
+   *
+   * @param dropped why it failed on this kernel, or null
+   * @param points its measured points, ordered by size class
+   */
+  record Candidate(String name, String device, String dropped, List<Point> points) {
+    Candidate {
+      points = List.copyOf(points);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package io.looplift.executors.select;
+
+import static io.looplift.executors.select.Simulated.BYTECODE;
+import static io.looplift.executors.select.Simulated.JVM;
+import static io.looplift.executors.select.Simulated.KEY;
+import static io.looplift.executors.select.Simulated.OPENCL;
+import static io.looplift.executors.select.Simulated.assertMentions;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Measuring at the sizes that need it, and deciding the others from the measurements, driven by a fake clock. */
+class CrossoverTest {
+  private final Simulated sim = new Simulated();
+
+  /**
+   * Bytecode costs 1 ns an element; the thread pool {@code overhead} plus 0.2 ns an element. Both kernels pick
+   * bytecode at 10^4 and the pool at 10^7; at 10^5 the first pool is ahead (40 µs against 100 µs) and the
+   * second behind (170 µs), and interpolating between 10^4 and 10^7 tells them apart without measuring.
+   */
+  @ParameterizedTest
+  @CsvSource({"20000, jvm", "150000, bytecode"})
+  void measuredAt10e4And10e7PicksTheRightSideAt10e5WithoutMeasuring(long overhead, String at10e5) {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, overhead, 0.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 10_000).candidate());
+    assertEquals("jvm", sim.settle(k, 10_000_000).candidate());
+    long measured = sim.measuringRuns();
+    assertEquals(12, measured, "3 runs of each candidate at each of the two sizes");
+    for (int i = 0; i < 20; i++) {
+      Choice c = sim.launch(k, 100_000);
+      assertEquals(at10e5, c.candidate());
+      assertFalse(c.measuring());
+      assertEquals(Source.MEASURED, c.source());
+      assertMentions(c.why(), "interpolated");
+    }
+    assertEquals(measured, sim.measuringRuns());
+    assertEquals(12, k.report().measuringRuns());
+  }
+
+  @Test
+  void candidatesTakeTurnsWhileASizeIsMeasured() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2).cost(OPENCL, 50_000, 0.05);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM, OPENCL));
+    sim.settle(k, 1 << 20);
+    assertEquals(List.of("bytecode*", "jvm*", "opencl:0*", "bytecode*", "jvm*", "opencl:0*", "bytecode*", "jvm*",
+        "opencl:0*", "opencl:0"), sim.ran);
+  }
+
+  @Test
+  void nearACrossoverTheSizeIsMeasuredInsteadOfInterpolated() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.settle(k, 10_000);
+    sim.settle(k, 10_000_000);
+    // At 25,000 both take 25 µs: an estimate could be on either side.
+    assertTrue(sim.launch(k, 25_000).measuring());
+    Choice c = sim.settle(k, 25_000);
+    assertMentions(c.why(), "fastest measured at 2^14");
+  }
+
+  @Test
+  void aSizeBeyondEveryMeasuredOneIsMeasured() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.settle(k, 1 << 20);
+    assertTrue(sim.launch(k, 1 << 26).measuring(), "extrapolating a single measured size is no evidence");
+    assertTrue(sim.launch(k, 1 << 12).measuring());
+  }
+
+  @Test
+  void theFastestOfTheRunsCountsSoWarmUpDoesNotDecide() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    Choice bytecode = k.choose(1 << 20, 1).orElseThrow();
+    assertEquals("bytecode", bytecode.candidate());
+    k.record(bytecode, 1 << 20, 0);
+    Choice first = k.choose(1 << 20, 1).orElseThrow();
+    assertEquals("jvm", first.candidate());
+    k.record(first, 50_000_000, 0); // a cold first run, 20 times its speed once compiled
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+  }
+
+  @Test
+  void measuringStopsAtTheBudgetAndEstimatesDecideFromThen() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2).cost(OPENCL, 200_000, 0.05);
+    SelectedKernel k = sim.selector().budget(20).build().kernel(KEY, List.of(BYTECODE, JVM, OPENCL));
+    for (int size = 8; size <= 30; size++) {
+      for (int i = 0; i < 10; i++) sim.launch(k, 1L << size);
+    }
+    assertEquals(20, sim.measuringRuns());
+    assertEquals(20, k.report().measuringRuns());
+    Choice small = sim.launch(k, 1 << 8);
+    Choice large = sim.launch(k, 1 << 30);
+    assertEquals("bytecode", small.candidate());
+    assertEquals("opencl:0", large.candidate());
+    assertFalse(small.measuring() || large.measuring());
+  }
+
+  @Test
+  void aKernelWithASingleCandidateMeasuresNothing() {
+    sim.cost(JVM, 20_000, 0.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(JVM));
+    Choice c = sim.launch(k, 1 << 20);
+    assertFalse(c.measuring());
+    assertEquals("the only candidate", c.why());
+    assertEquals(0, k.report().measuringRuns());
+  }
+
+  @Test
+  void workPerIterationMovesANestToItsSizeClass() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.settle(k, 1 << 24);
+    // 256 rows of 65,536 inner iterations each is the same work: no new measurement.
+    Choice c = k.choose(256, 1 << 16).orElseThrow();
+    assertFalse(c.measuring());
+    assertEquals("jvm", c.candidate());
+  }
+}

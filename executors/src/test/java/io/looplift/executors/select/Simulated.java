@@ -1,0 +1,86 @@
+package io.looplift.executors.select;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
+import io.looplift.ir.Const;
+import io.looplift.ir.Index;
+import io.looplift.ir.Load;
+import io.looplift.ir.LoopTemplate;
+import io.looplift.ir.Store;
+import io.looplift.ir.Type;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * A fake machine for the selection: a clock that only moves when a simulated candidate runs, and for each
+ * candidate its cost as a function of work. {@link #launch} plays the runtime's part of the protocol.
+ */
+final class Simulated {
+  static final Candidate BYTECODE = new Candidate(Candidate.BYTECODE, "the JVM's own loop");
+  static final Candidate JVM = new Candidate("jvm", "8 threads");
+  static final Candidate OPENCL = new Candidate("opencl:0", "GPU driver 1.0");
+
+  /** {@code a[i] = b[i] + c[i]} over doubles. */
+  static final LoopTemplate ADD = new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.DOUBLE), List.of(), List.of(),
+      List.of(new Store(0, Type.DOUBLE, Index.I, Binary.of(BinaryOp.ADD, new Load(1, Type.DOUBLE, Index.I),
+          new Load(2, Type.DOUBLE, Index.I)), Const.TRUE)), List.of());
+
+  static final KernelKey KEY = KernelKey.of(ADD, Map.of("app.Main", "hash-1"));
+
+  long now = 1_000_000;
+  private final Map<String, LongUnaryOperator> costs = new HashMap<>();
+  private final Set<String> failing = new HashSet<>();
+  /** Every candidate that ran, in order; measuring runs marked with a trailing {@code *}. */
+  final List<String> ran = new ArrayList<>();
+
+  /** {@code candidate} takes {@code overhead + perUnit * work} nanoseconds from now on. */
+  Simulated cost(Candidate candidate, long overhead, double perUnit) {
+    costs.put(candidate.name(), work -> overhead + (long) (perUnit * work));
+    return this;
+  }
+
+  /** {@code candidate} throws from now on. */
+  Simulated failing(Candidate candidate) {
+    failing.add(candidate.name());
+    return this;
+  }
+
+  Selector.Builder selector() {
+    return Selector.builder("1.0", 8).clock(() -> now);
+  }
+
+  /** One launch of {@code work} iterations: choose, run (or fail and run the next choice), record. */
+  Choice launch(SelectedKernel k, long work) {
+    Choice c = k.choose(work, 1).orElseThrow();
+    while (failing.contains(c.candidate())) c = k.failed(c, c.candidate() + " threw").orElseThrow();
+    now += costs.get(c.candidate()).applyAsLong(work);
+    k.record(c);
+    ran.add(c.candidate() + (c.measuring() ? "*" : ""));
+    return c;
+  }
+
+  /** Launches at {@code work} until a launch is no measuring run; returns that launch's choice. */
+  Choice settle(SelectedKernel k, long work) {
+    for (int i = 0; i < 100; i++) {
+      Choice c = launch(k, work);
+      if (!c.measuring()) return c;
+    }
+    throw new AssertionError("still measuring after 100 launches");
+  }
+
+  /** How many of the launches so far were measuring runs. */
+  long measuringRuns() {
+    return ran.stream().filter(r -> r.endsWith("*")).count();
+  }
+
+  static void assertMentions(String text, String part) {
+    assertTrue(text.contains(part), () -> "'" + part + "' not in: " + text);
+  }
+}

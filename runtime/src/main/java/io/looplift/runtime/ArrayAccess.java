@@ -1,0 +1,85 @@
+package io.looplift.runtime;
+
+import java.lang.reflect.Array;
+
+/**
+ * One array access of a template compiled for its bounds check: a load or store of argument {@link #array}
+ * at an affine index, in a row at an affine row index when the argument is an array of arrays, or the length
+ * of such a row (no index). {@link #context} is the variable of the innermost loop around it (0: the outermost
+ * loop's body): where that loop runs no iteration, the access does not happen. Immutable.
+ */
+final class ArrayAccess {
+  final int array;
+  final int context;
+  /** Null for the length of a row. */
+  final AffineCode index;
+  /** Null for a one-dimensional argument. */
+  final AffineCode row;
+  final boolean store;
+
+  ArrayAccess(int array, int context, AffineCode index, AffineCode row, boolean store) {
+    this.array = array;
+    this.context = context;
+    this.index = index;
+    this.row = row;
+    this.store = store;
+  }
+
+  /** True when an inner loop's variable chooses the row: checked over the whole iteration space at once. */
+  boolean wide() {
+    return row != null && row.usesInnerVariables();
+  }
+
+  /**
+   * Checks the access where each variable {@code v} lies in {@code s.lo[v] .. s.hi[v]}: indices and row
+   * indices in bounds, rows non-null. Widens the accessed (and written) ranges of an array of arrays in
+   * {@code s}.
+   *
+   * @return null, or why the launch cannot be offloaded
+   */
+  String check(Object[] arrays, long[] slots, GuardScratch s) {
+    if (s.lo[context] > s.hi[context]) return null;
+    try {
+      if (row == null) return flat(arrays, slots, s);
+      long rlo = row.min(slots, s.lo, s.hi);
+      long rhi = row.max(slots, s.lo, s.hi);
+      Object[] rows = (Object[]) arrays[array];
+      if (rlo < 0 || rhi >= rows.length) return "row index out of bounds on array " + array;
+      s.rows.widen(array, rlo, rhi);
+      if (index == null) return rowsPresent(rows, (int) rlo, (int) rhi);
+      long lo = index.min(slots, s.lo, s.hi);
+      long hi = index.max(slots, s.lo, s.hi);
+      if (lo < 0) return "index out of bounds on array " + array;
+      for (int r = (int) rlo; r <= rhi; r++) {
+        Object x = rows[r];
+        if (x == null) return nullRow(r);
+        if (hi >= Array.getLength(x)) return "index out of bounds on row " + r + " of array " + array;
+      }
+      if (store) {
+        s.writtenRows.widen(array, rlo, rhi);
+        s.written.widen(array, lo, hi);
+      }
+      return null;
+    } catch (ArithmeticException e) {
+      return "index out of bounds on array " + array;
+    }
+  }
+
+  private String flat(Object[] arrays, long[] slots, GuardScratch s) {
+    long lo = index.min(slots, s.lo, s.hi);
+    long hi = index.max(slots, s.lo, s.hi);
+    if (lo < 0 || hi >= TempArray.lengthOf(arrays[array])) return "index out of bounds on array " + array;
+    return null;
+  }
+
+  private String rowsPresent(Object[] rows, int from, int to) {
+    for (int r = from; r <= to; r++) {
+      if (rows[r] == null) return nullRow(r);
+    }
+    return null;
+  }
+
+  private String nullRow(int r) {
+    return "row " + r + " of array " + array + " is null";
+  }
+}

@@ -1,0 +1,163 @@
+package io.looplift.apps;
+
+import java.util.Random;
+
+/**
+ * Work done in loop nests, the way numeric Java is usually written: an image pipeline (a 3x3 box blur, a
+ * Sobel edge magnitude, a per-row normalization of a matrix of features), a k-nearest-neighbour search over
+ * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
+ * of each query), a small dense matrix product, and column sums. Deterministic: fixed seed, results printed
+ * as exact bits.
+ */
+public final class NestWork {
+  private NestWork() {}
+
+  /** A 3x3 box blur of the interior pixels of a {@code w}-wide image; the border is copied. */
+  static void blur(float[] in, float[] out, int w, int h) {
+    for (int y = 1; y < h - 1; y++) {
+      for (int x = 1; x < w - 1; x++) {
+        float s = 0f;
+        for (int dy = -1; dy <= 1; dy++) {
+          for (int dx = -1; dx <= 1; dx++) s += in[(y + dy) * w + x + dx];
+        }
+        out[y * w + x] = s / 9f;
+      }
+    }
+    for (int x = 0; x < w; x++) {
+      out[x] = in[x];
+      out[(h - 1) * w + x] = in[(h - 1) * w + x];
+    }
+    for (int y = 0; y < h; y++) {
+      out[y * w] = in[y * w];
+      out[y * w + w - 1] = in[y * w + w - 1];
+    }
+  }
+
+  /** The Sobel gradient magnitude of the interior pixels. */
+  static void sobel(float[] in, float[] mag, int w, int h) {
+    for (int y = 1; y < h - 1; y++) {
+      for (int x = 1; x < w - 1; x++) {
+        int c = y * w + x;
+        float gx = in[c - w + 1] + 2f * in[c + 1] + in[c + w + 1] - in[c - w - 1] - 2f * in[c - 1] - in[c + w - 1];
+        float gy = in[c + w - 1] + 2f * in[c + w] + in[c + w + 1] - in[c - w - 1] - 2f * in[c - w] - in[c - w + 1];
+        mag[c] = (float) Math.sqrt(gx * gx + gy * gy);
+      }
+    }
+  }
+
+  /** Scales each row of {@code m} to unit L2 norm (rows of zeros stay zeros). */
+  static void normalizeRows(double[][] m) {
+    for (int i = 0; i < m.length; i++) {
+      double[] row = m[i];
+      double ss = 0;
+      for (int j = 0; j < row.length; j++) ss += row[j] * row[j];
+      double inv = ss == 0 ? 0 : 1 / Math.sqrt(ss);
+      for (int j = 0; j < row.length; j++) row[j] = row[j] * inv;
+    }
+  }
+
+  static float squaredDistance(float[] a, float[] b) {
+    float s = 0f;
+    for (int k = 0; k < a.length; k++) {
+      float d = a[k] - b[k];
+      s += d * d;
+    }
+    return s;
+  }
+
+  /** The squared distance of every query to every base vector, through a helper with a loop. */
+  static void distances(float[][] queries, float[][] base, float[][] dist) {
+    for (int q = 0; q < queries.length; q++) {
+      float[] row = dist[q];
+      for (int b = 0; b < base.length; b++) row[b] = squaredDistance(queries[q], base[b]);
+    }
+  }
+
+  /** For each query, the index of its nearest base vector (the first of equals). */
+  static void nearest(float[][] dist, int[] best) {
+    for (int q = 0; q < dist.length; q++) {
+      float[] row = dist[q];
+      int arg = 0;
+      float min = row[0];
+      for (int b = 1; b < row.length; b++) {
+        if (row[b] < min) {
+          min = row[b];
+          arg = b;
+        }
+      }
+      best[q] = arg;
+    }
+  }
+
+  static void matmul(double[] a, double[] b, double[] c, int n) {
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];
+        c[i * n + j] = s;
+      }
+    }
+  }
+
+  static void columnSums(double[] m, double[] sums, int rows, int cols) {
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) sums[j] += m[i * cols + j];
+    }
+  }
+
+  public static void main(String[] args) {
+    Random r = new Random(2026);
+    int w = 640;
+    int h = 480;
+    float[] img = new float[w * h];
+    for (int i = 0; i < img.length; i++) img[i] = r.nextFloat();
+    float[] blurred = new float[w * h];
+    float[] edges = new float[w * h];
+    for (int round = 0; round < 3; round++) {
+      blur(img, blurred, w, h);
+      sobel(blurred, edges, w, h);
+      System.out.println("image " + round + " " + Digest.of(blurred) + " " + Digest.of(edges));
+      System.arraycopy(blurred, 0, img, 0, img.length);
+    }
+
+    double[][] features = new double[300][];
+    for (int i = 0; i < features.length; i++) {
+      features[i] = new double[64];
+      for (int j = 0; j < 64; j++) features[i][j] = i % 17 == 0 ? 0 : r.nextGaussian();
+    }
+    normalizeRows(features);
+    System.out.println("rows " + Digest.of(features[0]) + " " + Digest.of(features[150]) + " " + Digest.of(features[299]));
+
+    int dim = 768;
+    float[][] base = new float[400][];
+    float[][] queries = new float[40][];
+    for (int i = 0; i < base.length; i++) {
+      base[i] = new float[dim];
+      for (int k = 0; k < dim; k++) base[i][k] = r.nextFloat() - 0.5f;
+    }
+    for (int q = 0; q < queries.length; q++) {
+      queries[q] = base[r.nextInt(base.length)].clone();
+      for (int k = 0; k < dim; k++) queries[q][k] += (r.nextFloat() - 0.5f) * 0.1f;
+    }
+    float[][] dist = new float[queries.length][base.length];
+    int[] best = new int[queries.length];
+    for (int round = 0; round < 2; round++) {
+      distances(queries, base, dist);
+      nearest(dist, best);
+      System.out.println("knn " + round + " " + Digest.of(best) + " " + Digest.of(dist[0]) + " " + Digest.of(dist[39]));
+    }
+
+    int n = 96;
+    double[] a = new double[n * n];
+    double[] b = new double[n * n];
+    double[] c = new double[n * n];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = r.nextDouble() - 0.5;
+      b[i] = r.nextDouble() - 0.5;
+    }
+    matmul(a, b, c, n);
+    double[] sums = new double[n];
+    columnSums(c, sums, n, n);
+    System.out.println("matmul " + Digest.of(c) + " " + Digest.of(sums));
+  }
+}
