@@ -57,7 +57,8 @@ final class Verifier {
 
   /**
    * Counts a launch of {@code kernel} on {@code x} and, when the policy checks it, returns copies of its
-   * inputs to pass to {@link #check} once {@code x} ran it; null when this launch is not checked.
+   * inputs to pass to {@link #check} once {@code x} ran it; null when this launch is not checked (or its copies
+   * do not fit in memory).
    */
   LaunchCopy copy(Launch launch, String kernel, Executor x) {
     if (x.name().equals(reference.name())) return null;
@@ -65,7 +66,14 @@ final class Verifier {
       AtomicLong n = launches.computeIfAbsent(key(kernel, x), k -> new AtomicLong());
       if (!policy.checks(n.getAndIncrement())) return null;
     }
-    return LaunchCopy.of(launch);
+    try {
+      return LaunchCopy.of(launch);
+    } catch (OutOfMemoryError e) {
+      // Copies of a launch over most of the heap do not fit; the launch then runs unchecked rather than fails.
+      log.warnOnce("verify memory " + kernel, "verify: no memory to copy the arrays of " + kernel
+          + "; its launches run unchecked when they do not fit");
+      return null;
+    }
   }
 
   /**

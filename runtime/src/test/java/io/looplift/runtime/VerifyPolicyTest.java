@@ -10,12 +10,13 @@ import org.junit.jupiter.api.Test;
 class VerifyPolicyTest {
   @Test
   void sampleChecksTheFirstLaunchThenOneInEvery() {
-    VerifyPolicy sample = new VerifyPolicy(VerifyPolicy.Mode.SAMPLE, VerifyPolicy.DEFAULT_EVERY);
+    VerifyPolicy sample = new VerifyPolicy(VerifyPolicy.Mode.SAMPLE, 100);
     assertTrue(sample.checks(0));
     assertFalse(sample.checks(1));
     assertFalse(sample.checks(99));
     assertTrue(sample.checks(100));
     assertTrue(sample.checks(200));
+    assertEquals(1000, VerifyPolicy.DEFAULT_EVERY);
   }
 
   @Test
