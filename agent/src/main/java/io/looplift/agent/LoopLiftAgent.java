@@ -107,10 +107,6 @@ public final class LoopLiftAgent {
         System.err::println);
     Log log = Log.stderr(config.log());
     log.debug("options: " + config);
-    if (config.verify() != LoopLiftConfig.Verify.OFF) {
-      log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
-          + " is not implemented yet; launches are not verified");
-    }
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
@@ -121,6 +117,7 @@ public final class LoopLiftAgent {
         .profiler(profiler)
         .log(log)
         .everyLoop(config.minLength() == 0)
+        .verify(config.verify())
         .build();
     LoopBridge.install(pipeline.dispatcher());
     LoopTransformer transformer = new LoopTransformer(config,

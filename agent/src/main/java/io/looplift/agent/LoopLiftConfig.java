@@ -2,6 +2,7 @@ package io.looplift.agent;
 
 import io.looplift.executors.select.ExecutorChain;
 import io.looplift.runtime.Log;
+import io.looplift.runtime.VerifyPolicy;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -35,12 +36,9 @@ public final class LoopLiftConfig {
   /** Whether floating-point reductions keep Java's order or may run as parallel trees. */
   public enum Reductions { ORDERED, REASSOCIATE }
 
-  /** How many offloaded launches are checked against the reference executor. */
-  public enum Verify { OFF, SAMPLE, ALL }
-
   /** Every key the agent accepts. */
   public static final List<String> KEYS = List.of("include", "exclude", "executor", "min.length", "precision",
-      "reductions", "verify", "report", "log", "config", "opencl.device", "cache.dir");
+      "reductions", "verify", "verify.every", "report", "log", "config", "opencl.device", "cache.dir");
 
   /**
    * The default of {@code min.length}. Measured with {@code test-apps/bench/dispatch-overhead.sh}: a loop costs
@@ -58,7 +56,7 @@ public final class LoopLiftConfig {
   private final int minLength;
   private final Precision precision;
   private final Reductions reductions;
-  private final Verify verify;
+  private final VerifyPolicy verify;
   private final Path report;
   private final Log.Level log;
   private final Path config;
@@ -74,10 +72,11 @@ public final class LoopLiftConfig {
     accepted.add(ExecutorChain.AUTO);
     accepted.addAll(executors);
     executor = r.oneOf("executor", accepted, ExecutorChain.AUTO);
-    minLength = r.nonNegativeInt("min.length", DEFAULT_MIN_LENGTH);
+    minLength = r.intAtLeast("min.length", 0, DEFAULT_MIN_LENGTH);
     precision = r.choice("precision", Precision.class, Precision.EXACT);
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
-    verify = r.choice("verify", Verify.class, Verify.OFF);
+    verify = new VerifyPolicy(r.choice("verify", VerifyPolicy.Mode.class, VerifyPolicy.Mode.OFF),
+        r.intAtLeast("verify.every", 1, VerifyPolicy.DEFAULT_EVERY));
     report = r.path("report");
     log = r.choice("log", Log.Level.class, Log.Level.QUIET);
     config = r.configFile;
@@ -155,7 +154,8 @@ public final class LoopLiftConfig {
   public int minLength() { return minLength; }
   public Precision precision() { return precision; }
   public Reductions reductions() { return reductions; }
-  public Verify verify() { return verify; }
+  /** Which launches are checked against the reference executor: {@code verify} and {@code verify.every}. */
+  public VerifyPolicy verify() { return verify; }
   /** The report written at exit, or null for none. */
   public Path report() { return report; }
   public Log.Level log() { return log; }
@@ -176,7 +176,8 @@ public final class LoopLiftConfig {
   public String toString() {
     return "include=" + String.join(";", include) + ", exclude=" + String.join(";", exclude)
         + ", executor=" + executor + ", min.length=" + minLength + ", precision=" + lower(precision)
-        + ", reductions=" + lower(reductions) + ", verify=" + lower(verify) + ", report=" + report
+        + ", reductions=" + lower(reductions) + ", verify=" + lower(verify.mode()) + ", verify.every=" + verify.every()
+        + ", report=" + report
         + ", log=" + lower(log) + ", config=" + config + ", opencl.device=" + openclDevice
         + ", cache.dir=" + cacheDir;
   }
@@ -293,11 +294,11 @@ public final class LoopLiftConfig {
       }, fallback);
     }
 
-    int nonNegativeInt(String key, int fallback) {
-      return lookup(key, "an integer from 0 to " + Integer.MAX_VALUE, raw -> {
+    int intAtLeast(String key, int min, int fallback) {
+      return lookup(key, "an integer from " + min + " to " + Integer.MAX_VALUE, raw -> {
         try {
           int v = Integer.parseInt(raw.replace("_", ""));
-          return v >= 0 ? v : null;
+          return v >= min ? v : null;
         } catch (NumberFormatException e) {
           return null;
         }
