@@ -120,10 +120,6 @@ public final class LoopLiftAgent {
     Log log = Log.stderr(config.log());
     // Guarded: building the line spins up string concatenation with a dozen arguments, a start-up cost.
     if (log.debug()) log.debug("options: " + config);
-    if (config.verify() != LoopLiftConfig.Verify.OFF) {
-      log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
-          + " is not implemented yet; launches are not verified");
-    }
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
@@ -132,7 +128,8 @@ public final class LoopLiftAgent {
         .bytecodeCandidate(config.measured())
         .options(options)
         .profiler(profiler)
-        .log(log);
+        .log(log)
+        .verify(config.verify());
     if (ExecutorChain.AUTO.equals(config.executor())) {
       // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
       // program's run; they open when the first loop is offered, and the devices later still (Selections).

@@ -2,6 +2,7 @@ package io.looplift.agent;
 
 import io.looplift.executors.select.ExecutorChain;
 import io.looplift.runtime.Log;
+import io.looplift.runtime.VerifyPolicy;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -35,12 +36,9 @@ public final class LoopLiftConfig {
   /** Whether floating-point reductions keep Java's order or may run as parallel trees. */
   public enum Reductions { ORDERED, REASSOCIATE }
 
-  /** How many offloaded launches are checked against the reference executor. */
-  public enum Verify { OFF, SAMPLE, ALL }
-
   /** Every key the agent accepts. */
   public static final List<String> KEYS = List.of("include", "exclude", "executor", "min.length", "precision",
-      "reductions", "verify", "report", "log", "config", "opencl.device", "cache.dir");
+      "reductions", "verify", "verify.every", "report", "log", "config", "opencl.device", "cache.dir");
 
   /**
    * The default of {@code min.length}: loops shorter than this never reach the pipeline. Measured with
@@ -60,7 +58,7 @@ public final class LoopLiftConfig {
   private final boolean measured;
   private final Precision precision;
   private final Reductions reductions;
-  private final Verify verify;
+  private final VerifyPolicy verify;
   private final Path report;
   private final Log.Level log;
   private final Path config;
@@ -76,12 +74,13 @@ public final class LoopLiftConfig {
     accepted.add(ExecutorChain.AUTO);
     accepted.addAll(executors);
     executor = r.oneOf("executor", accepted, ExecutorChain.AUTO);
-    Integer explicit = r.nonNegativeInt("min.length", null);
+    Integer explicit = r.intAtLeast("min.length", 0, null);
     measured = explicit == null && executor.equals(ExecutorChain.AUTO);
     minLength = explicit != null ? explicit : DEFAULT_MIN_LENGTH;
     precision = r.choice("precision", Precision.class, Precision.EXACT);
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
-    verify = r.choice("verify", Verify.class, Verify.OFF);
+    verify = new VerifyPolicy(r.choice("verify", VerifyPolicy.Mode.class, VerifyPolicy.Mode.OFF),
+        r.intAtLeast("verify.every", 1, VerifyPolicy.DEFAULT_EVERY));
     report = r.path("report");
     log = r.choice("log", Log.Level.class, Log.Level.QUIET);
     config = r.configFile;
@@ -166,7 +165,8 @@ public final class LoopLiftConfig {
   public boolean measured() { return measured; }
   public Precision precision() { return precision; }
   public Reductions reductions() { return reductions; }
-  public Verify verify() { return verify; }
+  /** Which launches are checked against the reference executor: {@code verify} and {@code verify.every}. */
+  public VerifyPolicy verify() { return verify; }
   /** The report written at exit, or null for none. */
   public Path report() { return report; }
   public Log.Level log() { return log; }
@@ -186,8 +186,9 @@ public final class LoopLiftConfig {
   @Override
   public String toString() {
     return "include=" + String.join(";", include) + ", exclude=" + String.join(";", exclude)
-        + ", executor=" + executor + ", min.length=" + minLength + (measured ? " (measured)" : "") + ", precision=" + lower(precision)
-        + ", reductions=" + lower(reductions) + ", verify=" + lower(verify) + ", report=" + report
+        + ", executor=" + executor + ", min.length=" + minLength + (measured ? " (measured)" : "")
+        + ", precision=" + lower(precision) + ", reductions=" + lower(reductions) + ", verify=" + lower(verify.mode())
+        + ", verify.every=" + verify.every() + ", report=" + report
         + ", log=" + lower(log) + ", config=" + config + ", opencl.device=" + openclDevice
         + ", cache.dir=" + cacheDir;
   }
@@ -305,11 +306,11 @@ public final class LoopLiftConfig {
     }
 
     /** The value of {@code key}, or {@code fallback} (null: the key is not set, nor set well). */
-    Integer nonNegativeInt(String key, Integer fallback) {
-      return lookup(key, "an integer from 0 to " + Integer.MAX_VALUE, raw -> {
+    Integer intAtLeast(String key, int min, Integer fallback) {
+      return lookup(key, "an integer from " + min + " to " + Integer.MAX_VALUE, raw -> {
         try {
           int v = Integer.parseInt(raw.replace("_", ""));
-          return v >= 0 ? v : null;
+          return v >= min ? v : null;
         } catch (NumberFormatException e) {
           return null;
         }

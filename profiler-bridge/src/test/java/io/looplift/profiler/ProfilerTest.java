@@ -22,7 +22,8 @@ class ProfilerTest {
   @Test
   void emptyReport() {
     assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[],"
-        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}}}",
+        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}},"
+        + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}",
         new Profiler().reportJson());
   }
 
@@ -107,12 +108,35 @@ class ProfilerTest {
         + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11,"
         + "\"transferNanos\":0,\"transferBytes\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
         + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
-        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}}}";
+        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}},"
+        + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}";
     String json = p.reportJson();
     assertEquals(expected, json);
     assertTrue(p.summary().contains("Demo.scale:12  map  opencl  runs 3/2  0.0 ms  last fallback: null array  chose jvm"
         + " (measured: fastest)"), p.summary());
     Json.parse(json);
+  }
+
+  @Test
+  void verifyTotalsAndOneEntryPerKernelAndExecutor() {
+    Profiler p = new Profiler();
+    p.verifyMode("sample", 100);
+    p.verified("k0", "opencl", 0);
+    p.verified("k0", "opencl", 3);
+    p.verified("k0", "opencl", 1);
+    p.verified("k1", "opencl", 12);
+    p.mismatch(new VerifyMismatch("k1", "opencl", "demo.Demo.scale:12", "array 1[4]", "1.0", "2.0"));
+    p.verified("k1", "jvm", 0);
+    String json = p.reportJson();
+    assertTrue(json.endsWith(",\"verify\":{\"mode\":\"sample\",\"every\":100,\"checked\":5,\"mismatches\":1,"
+        + "\"kernels\":[{\"id\":\"k0\",\"executor\":\"opencl\",\"checked\":3,\"mismatches\":0,\"worst\":3},"
+        + "{\"id\":\"k1\",\"executor\":\"opencl\",\"checked\":1,\"mismatches\":1,\"worst\":12},"
+        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"checked\":1,\"mismatches\":0,\"worst\":0}]}}"), json);
+    Json.parse(json);
+    assertEquals(5, p.verifiedLaunches());
+    assertEquals(1, p.verifyMismatches());
+    String[] lines = p.summary().split("\n");
+    assertTrue(lines[lines.length - 1].endsWith("; verify=sample 5 checked, 1 mismatches"), p.summary());
   }
 
   @Test

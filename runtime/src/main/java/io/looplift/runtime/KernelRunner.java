@@ -15,7 +15,9 @@ import java.util.function.LongSupplier;
  * Runs one kernel launch on the executor the {@link Selections} chose, reports its time back to the selection
  * and records it for the report. When the chosen executor fails, the selection drops it for the kernel and
  * names the next; when none is left, the executors not tried run it in order of preference (the reference
- * executor, last, runs anything). Thread-safe.
+ * executor, last, runs anything). With a {@link Verifier}, the launches it picks are checked against the
+ * reference executor before they count as done; a launch that differs gets the reference's results, and its
+ * executor is dropped for the kernel as if it had failed. Thread-safe.
  */
 final class KernelRunner {
   private final Selections selections;
@@ -23,14 +25,21 @@ final class KernelRunner {
   private final Profiler profiler;
   private final Log log;
   private final LongSupplier clock;
+  private final Verifier verifier;
 
-  /** @param clock nanoseconds, for the time the report attributes to kernels and loops and the selection measures */
-  KernelRunner(Selections selections, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock) {
+  /**
+   * @param clock nanoseconds, for the time the report attributes to kernels and loops and the selection measures
+   * @param verifier checks launches against the reference executor; null when verify mode is off, which then
+   *     costs nothing
+   */
+  KernelRunner(Selections selections, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock,
+      Verifier verifier) {
     this.selections = selections;
     this.options = options;
     this.profiler = profiler;
     this.log = log;
     this.clock = clock;
+    this.verifier = verifier;
   }
 
   ExecutionOptions options() { return options; }
@@ -75,11 +84,14 @@ final class KernelRunner {
   }
 
   /**
-   * Runs {@code launch} on {@code x}; returns null when it completed, else why not. A completed run's time,
-   * less what later launches do not pay, goes to the selection when {@code decision} made {@code choice}.
+   * Runs {@code launch} on {@code x}; returns null when it completed (with the reference's results, if verify
+   * mode found the executor's wrong), else why not. A completed run's time, less what later launches do not
+   * pay, goes to the selection when {@code decision} made {@code choice}; a wrong one drops the executor there.
    */
   private String attempt(Executor x, Launch launch, String kernel, List<PendingLoop> loops,
       Selections.Decision decision, Choice choice) {
+    if (verifier != null && verifier.takenOff(kernel, x)) return "differed from the reference executor before";
+    LaunchCopy before = verifier == null ? null : verifier.copy(launch, kernel, x);
     long t0 = clock.getAsLong();
     try {
       x.execute(launch, options);
@@ -89,9 +101,21 @@ final class KernelRunner {
       return e.getMessage();
     }
     long nanos = clock.getAsLong() - t0;
-    if (decision != null) {
+    recordRun(x, launch, kernel, loops, nanos);
+    boolean right = before == null || verifier.check(before, launch, kernel, x, loops);
+    if (decision == null) return null;
+    if (right) {
       decision.selection().record(choice, Math.max(0, nanos - launch.setupNanos()), launch.transferNanos());
+    } else {
+      // The launch is complete with the reference's results; what the selection would run next is not needed.
+      decision.selection().failed(choice, "differed from the reference executor")
+          .ifPresent(next -> decision.selection().abandon(next));
     }
+    profiler.kernelSelection(kernel, () -> Selections.info(decision.selection()));
+    return null;
+  }
+
+  private void recordRun(Executor x, Launch launch, String kernel, List<PendingLoop> loops, long nanos) {
     int[] ids = new int[loops.size()];
     for (int k = 0; k < ids.length; k++) {
       PendingLoop l = loops.get(k);
@@ -101,7 +125,5 @@ final class KernelRunner {
     }
     profiler.kernelLaunch(kernel, x.name(), nanos, ids);
     if (launch.transferBytes() > 0) profiler.kernelTransfer(kernel, launch.transferNanos(), launch.transferBytes());
-    if (decision != null) profiler.kernelSelection(kernel, () -> Selections.info(decision.selection()));
-    return null;
   }
 }

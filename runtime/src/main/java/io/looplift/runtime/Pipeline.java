@@ -4,6 +4,7 @@ import io.looplift.ir.SiteRegistry;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
+import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.Candidate;
 import io.looplift.executors.select.LateDevices;
@@ -30,6 +31,7 @@ public final class Pipeline {
 
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
+    b.profiler.verifyMode(b.verify.mode().value(), b.verify.every());
     if (b.opener == null) {
       this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler));
     } else {
@@ -43,7 +45,9 @@ public final class Pipeline {
         : Selector.builder("pipeline", Runtime.getRuntime().availableProcessors()).forced("the executors given").build();
     Selections selections = new Selections(selector, backend.offloads(), backend.later(), b.bytecode, b.options,
         b.profiler);
-    KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock);
+    Verifier verifier = b.verify.mode() == VerifyPolicy.Mode.OFF ? null
+        : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
+    KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
     return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
         b.clock);
   }
@@ -64,7 +68,7 @@ public final class Pipeline {
 
   /**
    * A builder with the defaults: no executors (set them), exact options, a quiet log, {@link System#nanoTime},
-   * and without a selector every launch on the first executor that supports it.
+   * verify mode off, and without a selector every launch on the first executor that supports it.
    */
   public static Builder builder() {
     return new Builder();
@@ -93,6 +97,7 @@ public final class Pipeline {
     private LongSupplier clock = System::nanoTime;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
     private Supplier<Backend> opener;
+    private VerifyPolicy verify = VerifyPolicy.OFF;
 
     private Builder() {}
 
@@ -175,6 +180,16 @@ public final class Pipeline {
      */
     public Builder openLater(Supplier<Backend> opener) {
       this.opener = Objects.requireNonNull(opener, "opener");
+      return this;
+    }
+
+    /**
+     * Which launches are checked against the reference executor (see {@link VerifyPolicy}); a launch that
+     * differs from it beyond what the options allow gets the reference's results, and its kernel moves to the
+     * next executor.
+     */
+    public Builder verify(VerifyPolicy verify) {
+      this.verify = Objects.requireNonNull(verify, "verify");
       return this;
     }
 

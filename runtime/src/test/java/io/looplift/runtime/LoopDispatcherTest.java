@@ -71,7 +71,7 @@ class LoopDispatcherTest {
   }
 
   private LoopDispatcher dispatcher(Selections selections, int queueLimit, LongSupplier clock) {
-    KernelRunner runner = new KernelRunner(selections, ExecutionOptions.EXACT, profiler, log, clock);
+    KernelRunner runner = new KernelRunner(selections, ExecutionOptions.EXACT, profiler, log, clock, null);
     return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock);
   }
 

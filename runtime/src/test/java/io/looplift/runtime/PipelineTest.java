@@ -76,6 +76,41 @@ class PipelineTest {
   }
 
   @Test
+  void verifyModeSetOnTheBuilderChecksLaunchesAndMovesAWrongKernelOn() {
+    Profiler profiler = new Profiler();
+    List<String> lines = new ArrayList<>();
+    TamperingExecutor wrong = new TamperingExecutor("wrong", (launch, n) -> ((int[]) launch.arrays()[1])[2] = 0);
+    Pipeline pipeline = Pipeline.builder()
+        .executors(List.of(wrong, TamperingExecutor.faithful("good"), new ReferenceExecutor()))
+        .scheduler(scheduler)
+        .profiler(profiler)
+        .log(new Log(Log.Level.QUIET, lines::add))
+        .verify(new VerifyPolicy(VerifyPolicy.Mode.ALL, 1))
+        .build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    int[] in = {1, 2, 3, 4};
+    for (int round = 0; round < 3; round++) {
+      int[] out = new int[4];
+      assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+      d.sync();
+      assertArrayEquals(new int[] {2, 3, 4, 5}, out, "round " + round);
+    }
+    assertEquals(1, wrong.launches());
+    assertEquals(1, lines.size(), lines.toString());
+    assertTrue(lines.get(0).contains("first at array 1[2], expected 4, got 0"), lines.get(0));
+    String report = profiler.reportJson();
+    assertTrue(report.contains("\"verify\":{\"mode\":\"all\",\"checked\":3,\"mismatches\":1,"), report);
+  }
+
+  @Test
+  void verifyModeIsOffByDefault() {
+    Profiler profiler = new Profiler();
+    Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).profiler(profiler).build();
+    assertTrue(profiler.reportJson().contains("\"verify\":{\"mode\":\"off\",\"checked\":0"), profiler.reportJson());
+  }
+
+  @Test
   void anUnknownSiteRunsTheOriginalLoop() {
     Pipeline pipeline = Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).build();
     assertEquals(LoopBridge.DECLINED, pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));

@@ -203,6 +203,17 @@ final class ProgramCatalog {
       map("FreshOutputs", "ebeMultiply"),
       map("FreshOutputs", "ebeDivide")));
 
+  /**
+   * The acceptance smoke program ({@code ../shared/checks/Smoke.java}), run by {@code VerifyModeTest}. Not in
+   * {@link #ALL}: its loops are of the kinds {@link #DEMO} has, so the other suites would only take longer.
+   */
+  static final Program SMOKE = new Program(P + "Smoke", List.of(
+      map("Smoke", "scale"),
+      map("Smoke", "blend"),
+      reduce("Smoke", "total"),
+      reduce("Smoke", "norm2"),
+      rejected("Smoke", "carried")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
       MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK,
       FRESH_OUTPUTS);
