@@ -26,7 +26,6 @@ import java.util.zip.ZipFile;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,9 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * element that differs, and the program's output stays the same.
  *
  * <p>Every checked launch also runs on the reference interpreter, so a program costs here about what it
- * costs under {@code executor=reference}. The three longest ({@link #LONG}: some 2 to 4 minutes each on a
- * busy 2-core machine, as long as all the others together) run only with {@code -Dlooplift.verify.long=true};
- * without it their test is reported as skipped, never as passed.
+ * costs under {@code executor=reference}: the three longest (OptionPricing, ManyThreads, NestWork) take some 2
+ * to 4 minutes each on a busy 2-core machine, as long as all the others together.
  */
 class VerifyModeTest {
   private static final String SERVICES = "META-INF/services/io.looplift.executors.ExecutorProvider";
@@ -59,16 +57,8 @@ class VerifyModeTest {
 
   @TempDir Path tmp;
 
-  /** The programs whose run under {@code verify=all} takes longest. */
-  private static final List<Program> LONG = List.of(ProgramCatalog.OPTION_PRICING, ProgramCatalog.MANY_THREADS,
-      ProgramCatalog.NEST_WORK);
-
   static Stream<Program> programs() {
-    return Stream.concat(ProgramCatalog.ALL.stream(), Stream.of(ProgramCatalog.SMOKE)).filter(p -> !LONG.contains(p));
-  }
-
-  static Stream<Program> longPrograms() {
-    return LONG.stream();
+    return Stream.concat(ProgramCatalog.ALL.stream(), Stream.of(ProgramCatalog.SMOKE));
   }
 
   /** The programs whose plain float and integer maps run on OpenCL wherever a device exists (see EndToEndTest). */
@@ -85,13 +75,6 @@ class VerifyModeTest {
     Verified run = runVerified(program, "");
     assertEquals("all", run.verify().get("mode"));
     assertTrue(kernels(run.verify()).stream().allMatch(k -> "jvm".equals(k.get("executor"))), run.verify()::toString);
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("longPrograms")
-  @EnabledIfSystemProperty(named = "looplift.verify.long", matches = "true")
-  void theLongestProgramsToo(Program program) throws Exception {
-    onTheJvmExecutorEveryCheckedLaunchMatchesTheReference(program);
   }
 
   @ParameterizedTest(name = "{0}")
