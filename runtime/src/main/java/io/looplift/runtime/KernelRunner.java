@@ -5,6 +5,7 @@ import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
 import io.looplift.executors.select.Choice;
+import io.looplift.executors.select.Offload;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
@@ -46,8 +47,8 @@ final class KernelRunner {
 
   /** True when some executor supports {@code t}. */
   boolean supports(LoopTemplate t) {
-    for (Executor x : selections.executors()) {
-      if (x.supports(t, options)) return true;
+    for (Offload o : selections.open()) {
+      if (o.executor().supports(t, options)) return true;
     }
     return false;
   }
@@ -76,7 +77,8 @@ final class KernelRunner {
       choice = decision.selection().failed(choice, error).orElse(null);
     }
     // Nothing chosen is left (or the bytecode, which loops already queued cannot go back to).
-    for (Executor x : selections.executors()) {
+    for (Offload o : selections.open()) {
+      Executor x = o.executor();
       if (failed.contains(x) || !x.supports(launch.template(), options)) continue;
       if (attempt(x, launch, kernel, loops, null, null) == null) return true;
     }

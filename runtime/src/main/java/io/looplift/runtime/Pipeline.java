@@ -6,7 +6,6 @@ import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.executors.schedule.EScheduler;
-import io.looplift.executors.select.Candidate;
 import io.looplift.executors.select.LateDevices;
 import io.looplift.executors.select.Offload;
 import io.looplift.executors.select.Selector;
@@ -114,7 +113,7 @@ public final class Pipeline {
     /** {@link #offloads}, each executor standing for the candidate of its own name. */
     public Builder executors(List<Executor> executors) {
       List<Offload> named = new ArrayList<>();
-      for (Executor x : executors) named.add(new Offload(x, new Candidate(x.name(), x.name())));
+      for (Executor x : executors) named.add(Offload.named(x));
       return offloads(named);
     }
 

@@ -85,16 +85,9 @@ final class Selections {
         r.transfers(), r.measuringRuns(), r.measuringNanos(), r.summary());
   }
 
-  /** Every executor, in order of preference: those opened up front, then the devices opened since. */
-  List<Executor> executors() {
-    List<Executor> all = new ArrayList<>();
-    for (Offload o : all()) all.add(o.executor());
-    return all;
-  }
-
   /** The executor {@code choice} stands for; null for the bytecode or an executor no longer known. */
   Executor executor(Choice choice) {
-    for (Offload o : all()) {
+    for (Offload o : open()) {
       if (o.candidate().name().equals(choice.candidate())) return o.executor();
     }
     return null;
@@ -126,8 +119,8 @@ final class Selections {
     return devices && !forced ? with(later.poll()) : opened;
   }
 
-  /** Every executor open now, those opened up front and the devices opened since. */
-  private List<Offload> all() {
+  /** Every executor open now, in order of preference: those opened up front, then the devices opened since. */
+  List<Offload> open() {
     return with(later.opened());
   }
 

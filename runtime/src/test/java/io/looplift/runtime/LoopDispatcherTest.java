@@ -64,7 +64,7 @@ class LoopDispatcherTest {
   private LoopDispatcher dispatcher(int queueLimit, Executor... executors) {
     opened.addAll(List.of(executors));
     List<Offload> offloads = new ArrayList<>();
-    for (Executor x : executors) offloads.add(new Offload(x, new Candidate(x.name(), x.name())));
+    for (Executor x : executors) offloads.add(Offload.named(x));
     Selector forced = Selector.builder("test", 2).forced("executor=test").build();
     return dispatcher(new Selections(forced, offloads, LateDevices.none(), false, ExecutionOptions.EXACT, profiler),
         queueLimit, System::nanoTime);

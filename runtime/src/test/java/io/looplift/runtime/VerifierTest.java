@@ -9,7 +9,6 @@ import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
 import io.looplift.executors.reference.ReferenceExecutor;
-import io.looplift.executors.select.Candidate;
 import io.looplift.executors.select.LateDevices;
 import io.looplift.executors.select.Offload;
 import io.looplift.executors.select.Selector;
@@ -55,7 +54,7 @@ class VerifierTest {
     Verifier verifier = policy.mode() == VerifyPolicy.Mode.OFF ? null
         : new Verifier(policy, new ReferenceExecutor(), options, profiler, log);
     List<Offload> offloads = new ArrayList<>();
-    for (Executor x : executors) offloads.add(new Offload(x, new Candidate(x.name(), x.name())));
+    for (Executor x : executors) offloads.add(Offload.named(x));
     Selector forced = Selector.builder("test", 2).forced("executor=test").build();
     Selections selections = new Selections(forced, offloads, LateDevices.none(), false, options, profiler);
     return new KernelRunner(selections, options, profiler, log, System::nanoTime, verifier);

@@ -11,6 +11,11 @@ import io.looplift.executors.Executor;
  *     and what its speed depends on
  */
 public record Offload(Executor executor, Candidate candidate) {
+  /** {@code executor} standing for the candidate of its own name, for a caller that opened it itself. */
+  public static Offload named(Executor executor) {
+    return new Offload(executor, new Candidate(executor.name(), executor.name()));
+  }
+
   /** The executor opened on {@code device}, named as the report names it. */
   static Offload on(Executor executor, Device device) {
     String name = device.provider().equals(ExecutorChain.JVM) || device.provider().equals(ExecutorChain.REFERENCE)
