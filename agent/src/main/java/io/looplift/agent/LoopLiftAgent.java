@@ -129,7 +129,8 @@ public final class LoopLiftAgent {
         .options(options)
         .profiler(profiler)
         .log(log)
-        .verify(config.verify());
+        .verify(config.verify())
+        .classInitialized(new ClassInitializationProbe(inst, log));
     if (ExecutorChain.AUTO.equals(config.executor())) {
       // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
       // program's run; they open when the first loop is offered, and the devices later still (Selections).

@@ -32,6 +32,9 @@ public final class LoopBridge {
 
     /** See {@link LoopBridge#abortRegion}. */
     void abortRegion();
+
+    /** See {@link LoopBridge#initialized}. */
+    boolean initialized(Class<?> c);
   }
 
   /** What {@link #submit} returns when the caller must run its original loop. */
@@ -62,6 +65,8 @@ public final class LoopBridge {
   public static final String END_REGION_DESC = "()Z";
   public static final String ABORT_REGION = "abortRegion";
   public static final String ABORT_REGION_DESC = "()V";
+  public static final String INITIALIZED = "initialized";
+  public static final String INITIALIZED_DESC = "(Ljava/lang/Class;)Z";
 
   private static volatile Dispatcher dispatcher;
 
@@ -131,6 +136,16 @@ public final class LoopBridge {
   public static void abortRegion() {
     Dispatcher d = dispatcher;
     if (d != null) d.abortRegion();
+  }
+
+  /**
+   * Whether class {@code c} is known to be initialized. A loop that inlines a static method of a class with a
+   * static initializer is offloaded only then: offloaded, the call that would initialize the class is never
+   * made, so before it has been made once the original loop runs. False without a pipeline.
+   */
+  public static boolean initialized(Class<?> c) {
+    Dispatcher d = dispatcher;
+    return d != null && d.initialized(c);
   }
 
   /** Installs the pipeline; a second call is ignored. */

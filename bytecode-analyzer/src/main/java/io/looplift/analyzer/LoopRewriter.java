@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -171,10 +172,17 @@ final class LoopRewriter {
   /**
    * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
-   * {@code minLength}.
+   * {@code minLength}, or when a class whose static initializer an inlined call would run is not initialized
+   * yet (the original loop then makes that call).
    */
   static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int minLength, Scratch scratch, LabelNode decline) {
     int ivar = plan.ivar();
+    // First, before any recipe could read a static field of one of those classes.
+    for (String c : plan.initializedClasses()) {
+      il.add(new LdcInsnNode(Type.getObjectType(c)));
+      il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
+      il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
+    }
     copy(il, plan.limitRecipe());
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     if (minLength > 0) {

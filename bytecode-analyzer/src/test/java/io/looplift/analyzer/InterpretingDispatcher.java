@@ -34,6 +34,8 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
   public static int regionsAborted;
   /** When set, {@link #endRegion} declines every region, so the original code runs. */
   public static boolean declineRegions;
+  /** The classes {@link #initialized} says are initialized (a test adds them once the program initialized them). */
+  public static final java.util.Set<Class<?>> INITIALIZED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** A temporary of the current region: what {@link #temp} returns instead of an array. */
   private record Temp(int length, int type) {}
@@ -48,6 +50,11 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
   /** Puts this dispatcher behind {@link LoopBridge}, once per JVM; rewritten code then runs through it. */
   static void install() {
     LoopBridge.install(new InterpretingDispatcher());
+  }
+
+  @Override
+  public boolean initialized(Class<?> c) {
+    return INITIALIZED.contains(c);
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The pipeline behind {@link LoopBridge}. The {@link Selections} choose what runs a submitted loop: its original
@@ -48,6 +49,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final int queueLimit;
   private final Selections selections;
   private final LongSupplier clock;
+  private final Predicate<Class<?>> initialized;
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
   /**
    * Loops queued and programs handed to the E-scheduler, of all threads, not yet waited for: a sync with
@@ -59,9 +61,10 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * @param selections chooses what runs each launch outside a region
    * @param queueLimit the length at which a thread's queue goes to the E-scheduler by itself
    * @param clock nanoseconds, for timing the original loops the selection measures
+   * @param initialized whether a class is initialized (without initializing it), see {@link #initialized}
    */
   LoopDispatcher(SiteTable sites, KernelRunner runner, Selections selections, EScheduler scheduler, Profiler profiler,
-      Log log, int queueLimit, LongSupplier clock) {
+      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized) {
     this.sites = sites;
     this.runner = runner;
     this.builder = new ProgramBuilder(runner.options().reassociate(), profiler);
@@ -71,6 +74,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     this.queueLimit = queueLimit;
     this.selections = selections;
     this.clock = clock;
+    this.initialized = initialized;
     profiler.traceCache(builder::stats);
   }
 
@@ -168,6 +172,16 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       threads.get().timings.ran(siteId, clock.getAsLong());
     } catch (Throwable e) {
       log.debugOnce("ran " + e, "internal error after a timed loop: " + e);
+    }
+  }
+
+  @Override
+  public boolean initialized(Class<?> c) {
+    try {
+      return initialized.test(c);
+    } catch (Throwable e) {
+      log.debugOnce("initialized " + e, "cannot tell whether " + c + " is initialized: " + e);
+      return false;
     }
   }
 

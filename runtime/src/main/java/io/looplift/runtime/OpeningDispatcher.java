@@ -5,7 +5,7 @@ import java.util.function.Supplier;
 
 /**
  * The dispatcher of a pipeline whose executors and scheduler open when the first loop is offered
- * ({@link #submit} or {@link #beginRegion}) rather than at start-up. Until then nothing can be pending, so
+ * ({@link #submit}, {@link #beginRegion} or {@link #initialized}) rather than at start-up. Until then nothing can be pending, so
  * {@link #sync}, {@link #endRegion} and {@link #abortRegion} have nothing to do and open nothing. If
  * opening fails, every loop runs as bytecode, as with no pipeline at all. Never throws; thread-safe.
  */
@@ -33,6 +33,9 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
 
     @Override
     public void abortRegion() {}
+
+    @Override
+    public boolean initialized(Class<?> c) { return false; }
   };
 
   private final Supplier<LoopBridge.Dispatcher> opener;
@@ -117,5 +120,11 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   public void abortRegion() {
     LoopBridge.Dispatcher d = opened;
     if (d != null) d.abortRegion();
+  }
+
+  /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */
+  @Override
+  public boolean initialized(Class<?> c) {
+    return open().initialized(c);
   }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -48,7 +49,7 @@ public final class Pipeline {
         : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
     KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
     return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
-        b.clock);
+        b.clock, b.initialized);
   }
 
   /**
@@ -97,6 +98,7 @@ public final class Pipeline {
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
     private Supplier<Backend> opener;
     private VerifyPolicy verify = VerifyPolicy.OFF;
+    private Predicate<Class<?>> initialized = c -> false;
 
     private Builder() {}
 
@@ -189,6 +191,15 @@ public final class Pipeline {
      */
     public Builder verify(VerifyPolicy verify) {
       this.verify = Objects.requireNonNull(verify, "verify");
+      return this;
+    }
+
+    /**
+     * Tells whether a class is initialized without initializing it. A loop that inlines a static method of a
+     * class with a static initializer is offloaded only once that class is initialized; without this, never.
+     */
+    public Builder classInitialized(Predicate<Class<?>> initialized) {
+      this.initialized = Objects.requireNonNull(initialized, "initialized");
       return this;
     }
 

@@ -72,7 +72,7 @@ class LoopDispatcherTest {
 
   private LoopDispatcher dispatcher(Selections selections, int queueLimit, LongSupplier clock) {
     KernelRunner runner = new KernelRunner(selections, ExecutionOptions.EXACT, profiler, log, clock, null);
-    return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock);
+    return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock, c -> false);
   }
 
   private static void assertTaken(int outcome) {

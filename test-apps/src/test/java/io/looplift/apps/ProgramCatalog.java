@@ -204,6 +204,15 @@ final class ProgramCatalog {
       map("FreshOutputs", "ebeDivide")));
 
   /**
+   * Loops that call helpers: of a utility class, of a class whose static initializer prints (inlined, yet the
+   * line stays where Java prints it), and a private method on {@code this}.
+   */
+  static final Program HELPER_CALLS = new Program(P + "HelperCalls", List.of(
+      map("HelperCalls", "toCelsius"),
+      map("HelperCalls", "calibrate"),
+      map("HelperCalls", "weigh")));
+
+  /**
    * The acceptance smoke program ({@code ../shared/checks/Smoke.java}), run by {@code VerifyModeTest}. Not in
    * {@link #ALL}: its loops are of the kinds {@link #DEMO} has, so the other suites would only take longer.
    */
@@ -216,5 +225,5 @@ final class ProgramCatalog {
 
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
       MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK,
-      FRESH_OUTPUTS);
+      FRESH_OUTPUTS, HELPER_CALLS);
 }
