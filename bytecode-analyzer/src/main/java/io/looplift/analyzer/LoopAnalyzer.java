@@ -46,12 +46,13 @@ final class LoopAnalyzer {
 
   /**
    * A recognized loop, with what the rewriter needs to replace it; {@code initializedClasses} are the classes
-   * (internal names) that must be initialized before it may run offloaded (see {@link LoopBody}).
+   * (internal names) that must be initialized before it may run offloaded, {@code exactClasses} the objects
+   * whose methods it inlines, with their classes (see {@link LoopBody}).
    */
   record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
       List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes,
-      List<String> initializedClasses) implements Result {}
+      List<String> initializedClasses, List<LoopBody.ExactClass> exactClasses) implements Result {}
 
   /** A loop that stays as bytecode; its site says why. */
   record Rejected(LoopSite site) implements Result {}
@@ -307,7 +308,8 @@ final class LoopAnalyzer {
     LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null,
         !body.loadAfterStore, parallel);
     return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
-        accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes, List.copyOf(body.initializedClasses));
+        accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes, List.copyOf(body.initializedClasses),
+        List.copyOf(body.receiverGuards.values()));
   }
 
   /**

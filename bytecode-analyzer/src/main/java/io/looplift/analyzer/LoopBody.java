@@ -43,6 +43,13 @@ final class LoopBody {
    */
   record Element(int slot, io.looplift.ir.Type elementType, Node index, Node row) {}
 
+  /**
+   * An object whose method the body inlines: the loop runs offloaded only while the object {@code recipe}
+   * computes is exactly of class {@code className} (internal name), so that the inlined method is the one
+   * Java would call.
+   */
+  record ExactClass(List<AbstractInsnNode> recipe, String className) {}
+
   /** A load or store, for the carried-dependency check of loops without inner loops. */
   record Access(int slot, AffineIndex index, boolean write) {}
 
@@ -55,6 +62,8 @@ final class LoopBody {
    * may run offloaded only once Java has initialized them.
    */
   final Set<String> initializedClasses = new LinkedHashSet<>();
+  /** The objects whose methods the body inlines, each with the class it must be exactly (by recipe and class). */
+  final Map<String, ExactClass> receiverGuards = new LinkedHashMap<>();
   /** Set when some load follows a store in program order (the loop then tolerates no array aliasing). */
   boolean loadAfterStore;
   /** Set when the body has an access that is not {@code i + constant}: it can only be offloaded as a nest. */

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.stream.Stream;
 
 /**
  * A pass over the raw bytes of a class file that tells which of its methods hold a loop the analyzer must
@@ -45,7 +46,9 @@ final class LoopPrescan {
   private static final byte TABLESWITCH = 5;
   private static final byte LOOKUPSWITCH = 6;
   private static final byte WIDE = 7;
-  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial: rejected unless of this class
+  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial: see inlinable
+  private static final byte[][] LIBRARIES = Stream.of("java/", "javax/", "jdk/", "sun/", "com/sun/", "scala/", "kotlin/")
+      .map(p -> p.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
   private static final byte[] KIND = new byte[256];
 
   /** The length of each instruction with a fixed length, by opcode; 0 otherwise, -1 for no instruction. */
@@ -54,8 +57,9 @@ final class LoopPrescan {
   /**
    * The instructions the analyzer rejects wherever they are in a loop: {@code aconst_null},
    * {@code aastore}, {@code dup2_x2}, the switches, the returns, {@code putstatic}, {@code putfield}, every
-   * invoke but {@code invokestatic} (and {@code invokevirtual} and {@code invokespecial} of this class's
-   * private or final methods, which the analyzer may inline), {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
+   * invoke but {@code invokestatic} (and {@code invokevirtual} and {@code invokespecial} of a method that
+   * returns a number or nothing, of this class or of one outside the JDK, Scala and Kotlin: the analyzer may
+   * inline those), {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
    * {@code checkcast}, {@code instanceof}, the monitors and {@code multianewarray}.
    */
   private static final boolean[] REJECTED = new boolean[256];
@@ -109,9 +113,6 @@ final class LoopPrescan {
   // Per method, by position in the class file.
   private int[] nameIndex;
   private int[] descIndex;
-  /** Per method: whether no subclass can override it (private, final, or of a final class). */
-  private boolean[] boundMethod;
-  private boolean classFinal;
   private final BitSet candidates = new BitSet();
   private final BitSet offloadable = new BitSet();
   private final BitSet touchesArrays = new BitSet();
@@ -206,7 +207,6 @@ final class LoopPrescan {
         default -> throw new IllegalArgumentException("unknown constant pool tag " + b[p]);
       }
     }
-    classFinal = (u2(p) & 0x0010) != 0; // ACC_FINAL
     thisName = u2(cp[u2(p + 2)] + 1);
     p += 8 + 2 * u2(p + 6); // access, this, super, interfaces
     int fields = u2(p);
@@ -216,18 +216,9 @@ final class LoopPrescan {
     p += 2;
     nameIndex = new int[methods];
     descIndex = new int[methods];
-    boundMethod = new boolean[methods];
-    int[] start = new int[methods];
-    // Every method's name first: a call met in one method's code may be of a method declared after it.
     for (int m = 0; m < methods; m++) {
-      start[m] = p;
-      boundMethod[m] = classFinal || (u2(p) & (0x0002 | 0x0010)) != 0; // ACC_PRIVATE, ACC_FINAL
       nameIndex[m] = u2(p + 2);
       descIndex[m] = u2(p + 4);
-      p = skipAttributes(p + 6);
-    }
-    for (int m = 0; m < methods; m++) {
-      p = start[m];
       int attributes = u2(p + 6);
       p += 8;
       for (int a = 0; a < attributes; a++) {
@@ -260,8 +251,7 @@ final class LoopPrescan {
         case BRANCH_WIDE -> backwardBranch(m, pc, pc + u4(at + 1), lastArray, lastRejected, firstCall);
         case INVOKESTATIC -> call(m, pc, u2(at + 1));
         case INVOKE_ON_OBJECT -> {
-          // Only a method of this class that no subclass can override may be inlined.
-          if (!call(m, pc, u2(at + 1)) || !bound(u2(cp[u2(at + 1)] + 3))) lastRejected = pc;
+          if (!call(m, pc, u2(at + 1)) && !inlinable(u2(at + 1))) lastRejected = pc;
         }
         case TABLESWITCH, LOOKUPSWITCH -> {
           int table = start + ((pc + 4) & ~3); // operands are aligned to 4 bytes from the start of the code
@@ -356,10 +346,26 @@ final class LoopPrescan {
   }
 
   /** The method of this class with the name and descriptor of NameAndType entry {@code nat}, or -1. */
-  /** Whether the method of this class that NameAndType entry {@code nat} names is one no subclass can override. */
-  private boolean bound(int nat) {
-    int m = method(nat);
-    return m >= 0 && boundMethod[m];
+  /**
+   * Whether the analyzer may inline the method of another class that Methodref entry {@code ref} names: one
+   * that returns a number or nothing, of a class outside the JDK and the Scala and Kotlin libraries (whose
+   * methods on objects it never inlines, so that loops calling them pass as rejected).
+   */
+  private boolean inlinable(int ref) {
+    int owner = u2(cp[u2(cp[ref] + 1)] + 1);
+    int desc = u2(cp[u2(cp[ref] + 3)] + 3);
+    int length = u2(cp[desc] + 1);
+    byte returns = b[cp[desc] + 3 + length - 1]; // the descriptor's last character: V, a primitive, or ; of a type
+    if (returns == ';') return false;
+    for (byte[] prefix : LIBRARIES) {
+      if (startsWith(owner, prefix)) return false;
+    }
+    return true;
+  }
+
+  private boolean startsWith(int utf8, byte[] ascii) {
+    int length = u2(cp[utf8] + 1);
+    return length >= ascii.length && Arrays.equals(b, cp[utf8] + 3, cp[utf8] + 3 + ascii.length, ascii, 0, ascii.length);
   }
 
   private int method(int nat) {

@@ -172,8 +172,9 @@ final class LoopRewriter {
   /**
    * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
-   * {@code minLength}, or when a class whose static initializer an inlined call would run is not initialized
-   * yet (the original loop then makes that call).
+   * {@code minLength}, when a class whose static initializer an inlined call would run is not initialized
+   * yet (the original loop then makes that call), or when an object whose method is inlined is not exactly of
+   * the class analyzed (a null one throws here, and the handler around this code runs the original loop).
    */
   static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int minLength, Scratch scratch, LabelNode decline) {
     int ivar = plan.ivar();
@@ -200,6 +201,12 @@ final class LoopRewriter {
       il.add(new LdcInsnNode((long) minLength));
       il.add(new InsnNode(Opcodes.LCMP));
       il.add(new JumpInsnNode(Opcodes.IFLT, decline));
+    }
+    for (LoopBody.ExactClass e : plan.exactClasses()) {
+      copy(il, e.recipe());
+      il.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, "java/lang/Object", "getClass", "()Ljava/lang/Class;", false));
+      il.add(new LdcInsnNode(Type.getObjectType(e.className())));
+      il.add(new JumpInsnNode(Opcodes.IF_ACMPNE, decline));
     }
     List<List<AbstractInsnNode>> arrays = plan.arrayRecipes();
     push(il, arrays.size());

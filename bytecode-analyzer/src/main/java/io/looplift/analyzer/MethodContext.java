@@ -69,8 +69,6 @@ final class MethodContext {
     return true;
   }
 
-  boolean tryCatchBlocksEmpty() { return method.tryCatchBlocks.isEmpty(); }
-
   /** The locals some instruction of {@code loop} writes. */
   BitSet writtenLocals(Cfg.Loop loop) {
     BitSet w = new BitSet();

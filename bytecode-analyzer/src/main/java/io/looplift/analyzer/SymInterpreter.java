@@ -453,7 +453,7 @@ final class SymInterpreter extends Interpreter<SymValue> {
    * Returns the result, or null for a void helper.
    *
    * @throws Rejection for any other method, and for a helper that is too large, nested too deep, native,
-   *     abstract or synchronized, has exception handlers, or returns a reference
+   *     abstract or synchronized, or returns a reference
    */
   SymValue invoke(MethodInsnNode mi, List<SymValue> args, SymFrame frame) {
     Node intrinsic = MathCalls.translate(this, mi, args);
@@ -490,28 +490,53 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   /**
    * Executes {@code invokevirtual} or {@code invokespecial} of {@code mi} on {@code receiver} with
-   * {@code args}: inlined like a static helper when no other method can run in its place and no null
-   * check is lost, that is, when the receiver is {@code this} in a method of the loop's class, and the
-   * method is one of that class that is private or final, or the class is final.
+   * {@code args}, inlining the method like a static helper when the method that runs is known:
+   * <ul>
+   *   <li>on {@code this} in a method of the loop's class (never null): a private or final method of that
+   *       class, or of a final class, and a superclass's method called with {@code invokespecial};
+   *   <li>on any other object that does not change inside the loop: the method the call resolves to in its
+   *       class (outside the JDK), under a guard the rewritten code checks before the loop, that the object's
+   *       class is exactly that class (which also checks it is not null); otherwise the original loop runs.
+   * </ul>
    *
    * @throws Rejection for any other call
    */
   SymValue invokeInstance(MethodInsnNode mi, SymValue receiver, List<SymValue> args, SymFrame frame) {
-    if (current != ctx.owner || !mi.owner.equals(ctx.owner.name) || mi.name.startsWith("<")) {
-      throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
-    }
+    if (mi.name.startsWith("<")) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
     List<AbstractInsnNode> recipe = receiver.recipe();
-    boolean onThis = recipe != null && recipe.size() == 1 && recipe.get(0) instanceof VarInsnNode v
-        && v.getOpcode() == Opcodes.ALOAD && v.var == 0 && ctx.localZeroIsThis();
-    if (!onThis) throw new Rejection("calls " + describe(mi) + " on an object other than this");
-    MethodNode callee = MethodContext.findMethod(ctx.owner, mi.name, mi.desc, false);
-    boolean bound = callee != null && ((callee.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
-        || (ctx.owner.access & Opcodes.ACC_FINAL) != 0);
-    if (!bound) throw new Rejection("calls " + describe(mi) + " (a subclass may override it)");
+    if (recipe == null) throw new Rejection("calls " + describe(mi) + " on an object that changes inside the loop");
+    boolean onThis = recipe.size() == 1 && recipe.get(0) instanceof VarInsnNode v && v.getOpcode() == Opcodes.ALOAD
+        && v.var == 0 && ctx.localZeroIsThis();
+    ClassNode holder = null;
+    MethodNode callee = null;
+    for (String c = mi.owner; c != null && callee == null; c = holder.superName) {
+      holder = c.equals(current.name) ? current : c.equals(ctx.owner.name) ? ctx.owner : ctx.hierarchy.findWithCode(c);
+      if (holder == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+      callee = MethodContext.findMethod(holder, mi.name, mi.desc, false);
+    }
+    if (callee == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    boolean bound = onThis && (mi.getOpcode() == Opcodes.INVOKESPECIAL || mi.owner.equals(ctx.owner.name)
+        && ((callee.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (ctx.owner.access & Opcodes.ACC_FINAL) != 0));
+    if (!bound) guardExactClass(mi, recipe);
     List<SymValue> all = new ArrayList<>(args.size() + 1);
     all.add(receiver);
     all.addAll(args);
-    return inline(mi, ctx.owner, callee, all, frame);
+    return inline(mi, holder, callee, all, frame);
+  }
+
+  /**
+   * Notes that the object {@code recipe} computes must be exactly of {@code mi}'s class for the loop to run
+   * offloaded: then the method {@code mi} resolves to in that class is the one that runs.
+   */
+  private void guardExactClass(MethodInsnNode mi, List<AbstractInsnNode> recipe) {
+    ClassNode owner = mi.owner.equals(ctx.owner.name) ? ctx.owner : ctx.hierarchy.find(mi.owner);
+    if (owner == null || (owner.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_INTERFACE)) != 0) {
+      throw new Rejection("calls " + describe(mi) + " on an object of an abstract type (which method runs is not known)");
+    }
+    if (!ctx.hierarchy.classAccessibleFrom(mi.owner, ctx.owner.name)) {
+      throw new Rejection("calls " + describe(mi) + " of a class " + ctx.owner.name.replace('/', '.') + " cannot name");
+    }
+    body.receiverGuards.putIfAbsent(SymValue.key(recipe) + mi.owner, new LoopBody.ExactClass(recipe, mi.owner));
   }
 
   private SymValue inline(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<SymValue> args, SymFrame frame) {
@@ -540,7 +565,8 @@ final class SymInterpreter extends Interpreter<SymValue> {
    * path, which {@code caller} continues from, and one value (null without {@code returnsValue}).
    */
   private SymValue inline(MethodContext m, List<SymValue> args, SymFrame caller, boolean returnsValue) {
-    if (!m.tryCatchBlocksEmpty()) throw new Rejection("calls a helper with exception handlers");
+    // Its exception handlers are left out (the walk follows normal control flow only): in a launch, which its
+    // guards allow only when every array is there and every index in range, nothing the helper does throws.
     SymFrame entry = new SymFrame(m.method.maxLocals, m.method.maxStack);
     entry.continueFrom(caller);
     int var = 0;

@@ -17,9 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Rewrites {@link HelperShapes} as the agent would and runs each loop in the original and the rewritten class
  * on the same inputs (the rewritten one through the reference interpreter): loops that call a static helper
- * of another class, or a private or final method on {@code this}, are offloaded with Java's results (a helper
- * of a class with a static initializer only once Java has initialized it); calls the analyzer cannot bind, or
- * whose inlining could change what the program does, are rejected with a reason.
+ * of another class, or a method of an object that does not change inside the loop, are offloaded with Java's
+ * results (a helper of a class with a static initializer only once Java has initialized it; a method of an
+ * object only while the object is exactly of the class analyzed); calls the analyzer cannot bind, or whose
+ * inlining could change what the program does, are rejected with a reason.
  */
 class HelperInliningTest {
   private static Rewritten shapes;
@@ -45,7 +46,9 @@ class HelperInliningTest {
         new Object[] {"squares", "squares", new Object[] {doubles(r, 30), new double[30]}},
         new Object[] {"scaledAll", "scaledAll", new Object[] {doubles(r, 30), new double[30]}},
         new Object[] {"weighAll", "weighted", new Object[] {1.5, doubles(r, 25), doubles(r, 25), new double[25]}},
-        new Object[] {"shiftAll", "finalHelper", new Object[] {0.25, doubles(r, 25), new double[25]}});
+        new Object[] {"shiftAll", "finalHelper", new Object[] {0.25, doubles(r, 25), new double[25]}},
+        new Object[] {"applyAll", "overridable", new Object[] {2.0, doubles(r, 10), new double[10]}},
+        new Object[] {"otherAll", "onAnother", new Object[] {2.0, doubles(r, 10), new double[10]}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -63,8 +66,10 @@ class HelperInliningTest {
     Random r = new Random(13);
     return Stream.of(
         new Object[] {"shiftedAll", "shiftedAll", "reads its field offset", new Object[] {doubles(r, 10), new double[10]}},
-        new Object[] {"applyAll", "overridable", "a subclass may override it", new Object[] {2.0, doubles(r, 10), new double[10]}},
-        new Object[] {"otherAll", "onAnother", "on an object other than this", new Object[] {2.0, doubles(r, 10), new double[10]}});
+        new Object[] {"halves", "halves", "abstract type",
+            new Object[] {new HelperShapes.PlainHalver(), doubles(r, 10), new double[10]}},
+        new Object[] {"firsts", "firsts", "reads an object array",
+            new Object[] {new HelperShapes.Vec[] {new HelperShapes.Vec(doubles(r, 2))}, new double[1]}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -91,6 +96,43 @@ class HelperInliningTest {
     InterpretingDispatcher.INITIALIZED.add(HelperTables.class);
     assertSameResults("tabled", args);
     assertTrue(InterpretingDispatcher.submitted > before, "never offloaded once HelperTables was initialized");
+  }
+
+  @Test
+  void aHelperWithAnExceptionHandlerRunsOffloadedOnlyWhereItsHandlerCannotRun() throws Exception {
+    assertTrue(shapes.site("differences", null).accepted(), shapes.site("differences", null).reason());
+    Random r = new Random(29);
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("differences", new Object[] {doubles(r, 30), new double[29], 1});
+    assertTrue(InterpretingDispatcher.submitted > before, "never offloaded with every index in range");
+    before = InterpretingDispatcher.submitted;
+    assertSameResults("differences", new Object[] {doubles(r, 30), new double[30], 1});
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded although the handler runs in the last iteration");
+  }
+
+  @Test
+  void aMethodOfAnotherObjectIsInlinedUnderAGuardOnThatObjectsClass() throws Exception {
+    assertTrue(shapes.site("gather", null).accepted(), shapes.site("gather", null).reason());
+    Random r = new Random(19);
+    double[] data = doubles(r, 40);
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("gather", new Object[] {new HelperShapes.Vec(data), new double[40]});
+    assertTrue(InterpretingDispatcher.submitted > before, "a Vec's get never offloaded");
+    before = InterpretingDispatcher.submitted;
+    assertSameResults("gather", new Object[] {new HelperShapes.NegatedVec(data), new double[40]});
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded with Vec.get for a NegatedVec, which overrides it");
+    assertSameResults("gather", new Object[] {null, new double[40]});
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded with a null Vec");
+  }
+
+  @Test
+  void aCallOnNullThrowsAsJavaDoesEvenWhenTheInlinedMethodReadsNothingOfIt() throws Exception {
+    assertTrue(shapes.site("twiceAll", null).accepted(), shapes.site("twiceAll", null).reason());
+    Object[] args = {null, doubles(new Random(23), 12), new double[12]};
+    Object[] lifted = RewriteRoundTripTest.deepCopy(args);
+    assertEquals(NullPointerException.class.getName(), Rewritten.invoke(shapes.lifted, "twiceAll", lifted));
+    assertSameResults("twiceAll", new Object[] {new HelperShapes.Vec(new double[0]), doubles(new Random(23), 12),
+        new double[12]});
   }
 
   private static void assertSameResults(String name, Object[] args) throws Exception {

@@ -1,8 +1,10 @@
 package io.looplift.analyzer;
 
 /**
- * Loops that call helpers: static ones of other classes ({@link HelperMath}, {@link HelperTables}), and
- * methods on {@code this} that no subclass can replace (inlined), or that one could (rejected).
+ * Loops that call helpers: static ones of other classes ({@link HelperMath}, {@link HelperTables}), methods
+ * on {@code this} that no subclass can replace, and methods of objects that do not change inside the loop
+ * (inlined, those under a guard on the object's class); methods of objects that do, or of an abstract type,
+ * are not.
  */
 public class HelperShapes {
   private final double scale;
@@ -15,6 +17,11 @@ public class HelperShapes {
 
   public static void clampAll(double[] x, double[] out) {
     for (int i = 0; i < x.length; i++) out[i] = HelperMath.clamp(x[i], -0.5, 0.5);
+  }
+
+  /** Neighbour differences, 0 past the end: offloaded only where every index is in range. */
+  public static void differences(double[] x, double[] out, int shift) {
+    for (int i = 0; i < out.length; i++) out[i] = HelperMath.at(x, i + shift) - x[i];
   }
 
   public static void rowDots(double[][] rows, double[] v, double[] out) {
@@ -71,7 +78,7 @@ public class HelperShapes {
     for (int i = 0; i < x.length; i++) out[i] = apply(x[i]);
   }
 
-  /** Neither private nor final, in a class that is not final: a subclass may override it. */
+  /** Neither private nor final, in a class that is not final: inlined under a guard on the class of this. */
   double apply(double v) {
     return v * scale;
   }
@@ -82,5 +89,63 @@ public class HelperShapes {
 
   void otherAll(HelperShapes other, double[] x, double[] out) {
     for (int i = 0; i < x.length; i++) out[i] = other.shift(x[i]);
+  }
+
+  /** A vector whose accessor a loop calls: neither the class nor the methods are final. */
+  public static class Vec {
+    public final double[] data;
+
+    public Vec(double[] data) {
+      this.data = data;
+    }
+
+    public double get(int i) {
+      return data[i];
+    }
+
+    public double twice(double v) {
+      return 2 * v;
+    }
+  }
+
+  /** A subclass that overrides the accessor: a loop inlining {@link Vec#get} must not run it offloaded. */
+  public static class NegatedVec extends Vec {
+    public NegatedVec(double[] data) {
+      super(data);
+    }
+
+    @Override
+    public double get(int i) {
+      return -data[i];
+    }
+  }
+
+  /** Calls a method on another object, {@code v}, which does not change inside the loop. */
+  public static void gather(Vec v, double[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = v.get(i) * 3;
+  }
+
+  /** Calls a method that reads no field of {@code v}: offloaded, a null {@code v} must still throw. */
+  public static void twiceAll(Vec v, double[] x, double[] out) {
+    for (int i = 0; i < x.length; i++) out[i] = v.twice(x[i]);
+  }
+
+  /** An abstract type whose method a loop calls: which method runs cannot be guarded by one class. */
+  public abstract static class Halver {
+    public double half(double v) {
+      return v / 2;
+    }
+  }
+
+  /** A concrete {@link Halver}. */
+  public static final class PlainHalver extends Halver {}
+
+  public static void halves(Halver h, double[] x, double[] out) {
+    for (int i = 0; i < x.length; i++) out[i] = h.half(x[i]);
+  }
+
+  /** Calls a method on a different object in every iteration. */
+  public static void firsts(Vec[] vecs, double[] out) {
+    for (int i = 0; i < vecs.length; i++) out[i] = vecs[i].get(0);
   }
 }
