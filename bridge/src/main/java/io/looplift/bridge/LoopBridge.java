@@ -35,6 +35,9 @@ public final class LoopBridge {
 
     /** See {@link LoopBridge#initialized}. */
     boolean initialized(Class<?> c);
+
+    /** See {@link LoopBridge#field}; the one entry point that throws. */
+    Object field(Object obj, String owner, String name) throws Throwable;
   }
 
   /** What {@link #submit} returns when the caller must run its original loop. */
@@ -67,6 +70,8 @@ public final class LoopBridge {
   public static final String ABORT_REGION_DESC = "()V";
   public static final String INITIALIZED = "initialized";
   public static final String INITIALIZED_DESC = "(Ljava/lang/Class;)Z";
+  public static final String FIELD = "field";
+  public static final String FIELD_DESC = "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;";
 
   private static volatile Dispatcher dispatcher;
 
@@ -146,6 +151,22 @@ public final class LoopBridge {
   public static boolean initialized(Class<?> c) {
     Dispatcher d = dispatcher;
     return d != null && d.initialized(c);
+  }
+
+  /**
+   * The value of instance field {@code name} of {@code obj}, declared in class {@code owner} (internal name) or
+   * one of its superclasses, primitives boxed: what {@code getfield} reads, for a loop that inlines a method
+   * reading a field its own class cannot name. Called before the loop, in code whose exception handler runs
+   * the original loop, which then reads the field itself.
+   *
+   * @throws NullPointerException when {@code obj} is null, as {@code getfield} would
+   * @throws IllegalStateException without a pipeline; or whatever reading the field failed with
+   */
+  public static Object field(Object obj, String owner, String name) throws Throwable {
+    if (obj == null) throw new NullPointerException(name);
+    Dispatcher d = dispatcher;
+    if (d == null) throw new IllegalStateException("no pipeline");
+    return d.field(obj, owner, name);
   }
 
   /** Installs the pipeline; a second call is ignored. */

@@ -28,7 +28,8 @@ class BridgeDescriptorsTest {
         LoopBridge.TEMP, LoopBridge.TEMP_DESC,
         LoopBridge.END_REGION, LoopBridge.END_REGION_DESC,
         LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC,
-        LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
+        LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC,
+        LoopBridge.FIELD, LoopBridge.FIELD_DESC));
     assertEquals(constants, declared);
     assertEquals(LoopBridge.class.getName().replace('.', '/'), LoopBridge.INTERNAL_NAME);
   }

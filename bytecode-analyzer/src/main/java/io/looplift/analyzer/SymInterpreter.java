@@ -2,6 +2,7 @@ package io.looplift.analyzer;
 
 import io.looplift.analyzer.LoopBody.ArraySlot;
 import io.looplift.analyzer.LoopBody.Element;
+import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Call;
@@ -26,6 +27,7 @@ import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Interpreter;
 
@@ -115,7 +117,7 @@ final class SymInterpreter extends Interpreter<SymValue> {
       case Opcodes.DCONST_0, Opcodes.DCONST_1 -> constant(Const.ofDouble(op - Opcodes.DCONST_0), insn);
       case Opcodes.BIPUSH, Opcodes.SIPUSH -> constant(Const.ofInt(((IntInsnNode) insn).operand), insn);
       case Opcodes.LDC -> ldc((LdcInsnNode) insn);
-      case Opcodes.GETSTATIC -> field((FieldInsnNode) insn, List.of(insn));
+      case Opcodes.GETSTATIC -> field((FieldInsnNode) insn, null);
       case Opcodes.ACONST_NULL -> throw new Rejection("uses null inside the loop");
       case Opcodes.NEW -> throw new Rejection("allocates inside the loop");
       default -> throw unsupported(insn);
@@ -163,7 +165,7 @@ final class SymInterpreter extends Interpreter<SymValue> {
       case Opcodes.I2S -> convert(value, io.looplift.ir.Type.SHORT, insn);
       case Opcodes.GETFIELD -> {
         if (!value.isInvariant()) throw new Rejection("reads a field of an object that changes inside the loop");
-        yield field((FieldInsnNode) insn, concat(value.recipe(), insn));
+        yield field((FieldInsnNode) insn, value.recipe());
       }
       case Opcodes.ARRAYLENGTH -> {
         if (value.rowOf() != null) {
@@ -407,21 +409,73 @@ final class SymInterpreter extends Interpreter<SymValue> {
     return SymValue.row(elem, array, node(index));
   }
 
-  /** A read of the field {@code insn} names, recomputed before the loop by {@code recipe}. */
-  private SymValue field(FieldInsnNode insn, List<AbstractInsnNode> recipe) {
-    // The recipe runs in the loop's method, before the loop: a helper of another class may read only what
-    // that method could.
-    if (current != ctx.owner && !ctx.hierarchy.fieldAccessibleFrom(insn.owner, insn.name, insn.desc, ctx.owner.name)) {
-      throw new Rejection("calls a helper of another class that reads its field " + insn.name);
+  /**
+   * A read of the field {@code insn} names, of the object {@code objectRecipe} computes ({@code null} for a
+   * static field), recomputed before the loop by a recipe that reads it: with {@code insn} itself where the
+   * loop's class may, else (an instance field of a helper's class that is private to it, or of an object the
+   * recipe only knows as an {@code Object}) through {@link LoopBridge#field}.
+   */
+  private SymValue field(FieldInsnNode insn, List<AbstractInsnNode> objectRecipe) {
+    boolean accessible = current == ctx.owner
+        || ctx.hierarchy.fieldAccessibleFrom(insn.owner, insn.name, insn.desc, ctx.owner.name);
+    boolean bridged = objectRecipe != null && (!accessible || readsThroughBridge(objectRecipe));
+    if (!accessible && !bridged) {
+      throw new Rejection("calls a helper of another class that reads its static field " + insn.name);
     }
     // A static field's first read initializes its class: before the loop, only once Java has done so.
     if (insn.getOpcode() == Opcodes.GETSTATIC && !insn.owner.equals(ctx.owner.name)) requireInitialized(insn.owner);
     Boolean vol = ctx.hierarchy.isVolatile(insn.owner, insn.name, insn.desc);
     if (vol == null) throw new Rejection("reads field " + insn.name + " of a class the analysis cannot see");
     if (vol) throw new Rejection("reads volatile field " + insn.name);
+    List<AbstractInsnNode> recipe = objectRecipe == null ? List.of(insn)
+        : bridged ? concat(objectRecipe, bridgedRead(insn)) : concat(objectRecipe, insn);
     Type t = Type.getType(insn.desc);
     if (t.getSort() == Type.ARRAY || t.getSort() == Type.OBJECT) return SymValue.reference(t, recipe);
     return body.param(io.looplift.ir.Type.ofDescriptor(insn.desc.charAt(0)), recipe);
+  }
+
+  private static boolean readsThroughBridge(List<AbstractInsnNode> recipe) {
+    return recipe.get(recipe.size() - 1) instanceof MethodInsnNode m && m.name.equals(LoopBridge.FIELD)
+        && m.owner.equals(LoopBridge.INTERNAL_NAME);
+  }
+
+  /**
+   * Instructions that read field {@code insn} of the object on the stack through the bridge, leaving what
+   * {@code getfield} would: the value, unboxed, or the array cast to its type; an object stays an
+   * {@code Object}, whose own fields are read through the bridge too.
+   */
+  private static List<AbstractInsnNode> bridgedRead(FieldInsnNode insn) {
+    List<AbstractInsnNode> r = new ArrayList<>();
+    r.add(new LdcInsnNode(insn.owner));
+    r.add(new LdcInsnNode(insn.name));
+    r.add(new MethodInsnNode(Opcodes.INVOKESTATIC, LoopBridge.INTERNAL_NAME, LoopBridge.FIELD, LoopBridge.FIELD_DESC,
+        false));
+    Type t = Type.getType(insn.desc);
+    switch (t.getSort()) {
+      case Type.OBJECT -> { }
+      case Type.ARRAY -> r.add(new TypeInsnNode(Opcodes.CHECKCAST, t.getDescriptor()));
+      default -> {
+        String box = switch (t.getSort()) {
+          case Type.BOOLEAN -> "java/lang/Boolean";
+          case Type.CHAR -> "java/lang/Character";
+          case Type.BYTE -> "java/lang/Byte";
+          case Type.SHORT -> "java/lang/Short";
+          case Type.INT -> "java/lang/Integer";
+          case Type.LONG -> "java/lang/Long";
+          case Type.FLOAT -> "java/lang/Float";
+          default -> "java/lang/Double";
+        };
+        r.add(new TypeInsnNode(Opcodes.CHECKCAST, box));
+        r.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, box, t.getClassName() + "Value", "()" + t.getDescriptor(), false));
+      }
+    }
+    return r;
+  }
+
+  private static List<AbstractInsnNode> concat(List<AbstractInsnNode> a, List<AbstractInsnNode> b) {
+    List<AbstractInsnNode> r = new ArrayList<>(a);
+    r.addAll(b);
+    return r;
   }
 
   private static Rejection unsupported(AbstractInsnNode insn) {

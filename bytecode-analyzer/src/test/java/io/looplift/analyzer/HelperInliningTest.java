@@ -65,7 +65,7 @@ class HelperInliningTest {
   static Stream<Object[]> rejected() {
     Random r = new Random(13);
     return Stream.of(
-        new Object[] {"shiftedAll", "shiftedAll", "reads its field offset", new Object[] {doubles(r, 10), new double[10]}},
+        new Object[] {"shiftedAll", "shiftedAll", "reads its static field offset", new Object[] {doubles(r, 10), new double[10]}},
         new Object[] {"halves", "halves", "abstract type",
             new Object[] {new HelperShapes.PlainHalver(), doubles(r, 10), new double[10]}},
         new Object[] {"firsts", "firsts", "reads an object array",
@@ -123,6 +123,16 @@ class HelperInliningTest {
     assertEquals(before, InterpretingDispatcher.submitted, "offloaded with Vec.get for a NegatedVec, which overrides it");
     assertSameResults("gather", new Object[] {null, new double[40]});
     assertEquals(before, InterpretingDispatcher.submitted, "offloaded with a null Vec");
+  }
+
+  @Test
+  void privateFieldsOfAnInlinedMethodsObjectAreReadThroughTheBridge() throws Exception {
+    assertTrue(shapes.site("gatherSealed", null).accepted(), shapes.site("gatherSealed", null).reason());
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("gatherSealed", new Object[] {new HelperShapes.SealedVec(doubles(new Random(31), 20), 1.5),
+        new double[20]});
+    assertTrue(InterpretingDispatcher.submitted > before, "never offloaded");
+    assertSameResults("gatherSealed", new Object[] {null, new double[20]});
   }
 
   @Test

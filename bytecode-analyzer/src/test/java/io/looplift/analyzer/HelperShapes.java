@@ -148,4 +148,23 @@ public class HelperShapes {
   public static void firsts(Vec[] vecs, double[] out) {
     for (int i = 0; i < vecs.length; i++) out[i] = vecs[i].get(0);
   }
+
+  /** A vector whose array is private to it, with a private scale: read before the loop through the bridge. */
+  public static final class SealedVec {
+    private final double[] data;
+    private final double scale;
+
+    public SealedVec(double[] data, double scale) {
+      this.data = data;
+      this.scale = scale;
+    }
+
+    public double get(int i) {
+      return data[i] * scale;
+    }
+  }
+
+  public static void gatherSealed(SealedVec v, double[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = v.get(i) + 1;
+  }
 }

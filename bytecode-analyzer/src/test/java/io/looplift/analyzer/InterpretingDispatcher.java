@@ -57,6 +57,22 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
     return INITIALIZED.contains(c);
   }
 
+  /** Reads the field by reflection, as the real pipeline does (a field of {@code owner} or its superclasses). */
+  @Override
+  public Object field(Object obj, String owner, String name) throws ReflectiveOperationException {
+    Class<?> c = obj.getClass();
+    while (!c.getName().replace('.', '/').equals(owner)) c = c.getSuperclass();
+    for (; c != null; c = c.getSuperclass()) {
+      for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+        if (f.getName().equals(name) && !java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+          f.setAccessible(true);
+          return f.get(obj);
+        }
+      }
+    }
+    throw new NoSuchFieldException(owner + "." + name);
+  }
+
   @Override
   public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     if (timeOriginals) {

@@ -50,6 +50,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final Selections selections;
   private final LongSupplier clock;
   private final Predicate<Class<?>> initialized;
+  private final FieldReader fields = new FieldReader();
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
   /**
    * Loops queued and programs handed to the E-scheduler, of all threads, not yet waited for: a sync with
@@ -183,6 +184,11 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       log.debugOnce("initialized " + e, "cannot tell whether " + c + " is initialized: " + e);
       return false;
     }
+  }
+
+  @Override
+  public Object field(Object obj, String owner, String name) throws Throwable {
+    return fields.read(obj, owner, name);
   }
 
   @Override

@@ -5,7 +5,7 @@ import java.util.function.Supplier;
 
 /**
  * The dispatcher of a pipeline whose executors and scheduler open when the first loop is offered
- * ({@link #submit}, {@link #beginRegion} or {@link #initialized}) rather than at start-up. Until then nothing can be pending, so
+ * ({@link #submit}, {@link #beginRegion}, {@link #initialized} or {@link #field}) rather than at start-up. Until then nothing can be pending, so
  * {@link #sync}, {@link #endRegion} and {@link #abortRegion} have nothing to do and open nothing. If
  * opening fails, every loop runs as bytecode, as with no pipeline at all. Never throws; thread-safe.
  */
@@ -36,6 +36,11 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
 
     @Override
     public boolean initialized(Class<?> c) { return false; }
+
+    @Override
+    public Object field(Object obj, String owner, String name) {
+      throw new IllegalStateException("the executors could not be opened");
+    }
   };
 
   private final Supplier<LoopBridge.Dispatcher> opener;
@@ -126,5 +131,11 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   @Override
   public boolean initialized(Class<?> c) {
     return open().initialized(c);
+  }
+
+  /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */
+  @Override
+  public Object field(Object obj, String owner, String name) throws Throwable {
+    return open().field(obj, owner, name);
   }
 }

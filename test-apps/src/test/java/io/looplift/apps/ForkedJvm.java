@@ -83,6 +83,16 @@ final class ForkedJvm {
     return run(jvmOptions, mainClass, Map.of(), timeoutSeconds);
   }
 
+  /** Runs {@code mainClass} on {@code classpath} instead of the test programs' classes, with {@code jvmOptions}. */
+  static Result runOn(String classpath, List<String> jvmOptions, String mainClass) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx1g"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", classpath, mainClass));
+    try (Running r = start(cmd, Map.of())) {
+      return r.await(TIMEOUT_SECONDS);
+    }
+  }
+
   private static Result run(List<String> jvmOptions, String mainClass, Map<String, String> env, long timeoutSeconds) {
     try (Running r = start(List.of(), jvmOptions, mainClass, List.of(), env)) {
       return r.await(timeoutSeconds);
