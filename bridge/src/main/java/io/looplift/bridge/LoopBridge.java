@@ -33,8 +33,11 @@ public final class LoopBridge {
     /** See {@link LoopBridge#abortRegion}. */
     void abortRegion();
 
-    /** See {@link LoopBridge#initialized}. */
+    /** Whether class {@code c} is known to be initialized (see {@link LoopBridge#initialized}). */
     boolean initialized(Class<?> c);
+
+    /** Records that loop site {@code siteId} runs as bytecode this time, for {@code reason}. */
+    void fallback(int siteId, String reason);
 
     /** See {@link LoopBridge#field}; the one entry point that throws. */
     Object field(Object obj, String owner, String name) throws Throwable;
@@ -69,7 +72,9 @@ public final class LoopBridge {
   public static final String ABORT_REGION = "abortRegion";
   public static final String ABORT_REGION_DESC = "()V";
   public static final String INITIALIZED = "initialized";
-  public static final String INITIALIZED_DESC = "(Ljava/lang/Class;)Z";
+  public static final String INITIALIZED_DESC = "(ILjava/lang/Class;)Z";
+  public static final String EXACTLY = "exactly";
+  public static final String EXACTLY_DESC = "(ILjava/lang/Object;Ljava/lang/Class;)Z";
   public static final String FIELD = "field";
   public static final String FIELD_DESC = "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;";
 
@@ -144,13 +149,35 @@ public final class LoopBridge {
   }
 
   /**
-   * Whether class {@code c} is known to be initialized. A loop that inlines a static method of a class with a
-   * static initializer is offloaded only then: offloaded, the call that would initialize the class is never
-   * made, so before it has been made once the original loop runs. False without a pipeline.
+   * Whether class {@code c} is known to be initialized, asked before loop site {@code siteId} is offered. A loop
+   * that inlines a static method of a class with a static initializer is offloaded only then: offloaded, the
+   * call that would initialize the class is never made, so before it has been made once the original loop
+   * runs (and the site's report says why). False without a pipeline.
    */
-  public static boolean initialized(Class<?> c) {
+  public static boolean initialized(int siteId, Class<?> c) {
     Dispatcher d = dispatcher;
-    return d != null && d.initialized(c);
+    if (d == null) return false;
+    if (d.initialized(c)) return true;
+    d.fallback(siteId, "calls a method of " + c.getName() + ", which Java has not initialized yet; the original"
+        + " loop runs until it has");
+    return false;
+  }
+
+  /**
+   * Whether {@code obj} is exactly of class {@code c}, asked before loop site {@code siteId}, which inlines
+   * the method of {@code c} the loop calls on {@code obj}, is offered: of a subclass, which may override that
+   * method, the original loop runs (and the site's report says why).
+   *
+   * @throws NullPointerException when {@code obj} is null, as the call would (the original loop then runs)
+   */
+  public static boolean exactly(int siteId, Object obj, Class<?> c) {
+    if (obj.getClass() == c) return true;
+    Dispatcher d = dispatcher;
+    if (d != null) {
+      d.fallback(siteId, "calls a method on a " + obj.getClass().getName() + ", not on exactly the " + c.getName()
+          + " whose method was inlined");
+    }
+    return false;
   }
 
   /**

@@ -20,16 +20,17 @@ class BridgeDescriptorsTest {
       }
       declared.put(m.getName(), MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString());
     }
-    Map<String, String> constants = new TreeMap<>(Map.of(
-        LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC,
-        LoopBridge.SYNC, LoopBridge.SYNC_DESC,
-        LoopBridge.RAN, LoopBridge.RAN_DESC,
-        LoopBridge.BEGIN_REGION, LoopBridge.BEGIN_REGION_DESC,
-        LoopBridge.TEMP, LoopBridge.TEMP_DESC,
-        LoopBridge.END_REGION, LoopBridge.END_REGION_DESC,
-        LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC,
-        LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC,
-        LoopBridge.FIELD, LoopBridge.FIELD_DESC));
+    Map<String, String> constants = new TreeMap<>(Map.ofEntries(
+        Map.entry(LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC),
+        Map.entry(LoopBridge.SYNC, LoopBridge.SYNC_DESC),
+        Map.entry(LoopBridge.RAN, LoopBridge.RAN_DESC),
+        Map.entry(LoopBridge.BEGIN_REGION, LoopBridge.BEGIN_REGION_DESC),
+        Map.entry(LoopBridge.TEMP, LoopBridge.TEMP_DESC),
+        Map.entry(LoopBridge.END_REGION, LoopBridge.END_REGION_DESC),
+        Map.entry(LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC),
+        Map.entry(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC),
+        Map.entry(LoopBridge.FIELD, LoopBridge.FIELD_DESC),
+        Map.entry(LoopBridge.EXACTLY, LoopBridge.EXACTLY_DESC)));
     assertEquals(constants, declared);
     assertEquals(LoopBridge.class.getName().replace('.', '/'), LoopBridge.INTERNAL_NAME);
   }

@@ -114,7 +114,7 @@ final class LoopRewriter {
     LabelNode handler = new LabelNode();
     LabelNode fallback = new LabelNode();
     il.add(pre);
-    emitArguments(il, plan, minLength, scratch, fallback);
+    emitArguments(il, plan, siteId, minLength, scratch, fallback);
     il.add(argsEnd);
     emitSubmit(il, plan, siteId, scratch, fallback, true);
     setPending(il, scratch);
@@ -176,10 +176,12 @@ final class LoopRewriter {
    * yet (the original loop then makes that call), or when an object whose method is inlined is not exactly of
    * the class analyzed (a null one throws here, and the handler around this code runs the original loop).
    */
-  static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int minLength, Scratch scratch, LabelNode decline) {
+  static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int siteId, int minLength, Scratch scratch,
+      LabelNode decline) {
     int ivar = plan.ivar();
     // First, before any recipe could read a static field of one of those classes.
     for (String c : plan.initializedClasses()) {
+      push(il, siteId);
       il.add(new LdcInsnNode(Type.getObjectType(c)));
       il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
       il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
@@ -203,10 +205,11 @@ final class LoopRewriter {
       il.add(new JumpInsnNode(Opcodes.IFLT, decline));
     }
     for (LoopBody.ExactClass e : plan.exactClasses()) {
+      push(il, siteId);
       copy(il, e.recipe());
-      il.add(new MethodInsnNode(Opcodes.INVOKEVIRTUAL, "java/lang/Object", "getClass", "()Ljava/lang/Class;", false));
       il.add(new LdcInsnNode(Type.getObjectType(e.className())));
-      il.add(new JumpInsnNode(Opcodes.IF_ACMPNE, decline));
+      il.add(bridgeCall(LoopBridge.EXACTLY, LoopBridge.EXACTLY_DESC));
+      il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
     }
     List<List<AbstractInsnNode>> arrays = plan.arrayRecipes();
     push(il, arrays.size());

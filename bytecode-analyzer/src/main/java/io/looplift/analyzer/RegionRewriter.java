@@ -299,8 +299,9 @@ final class RegionRewriter {
         }
       } else {
         LoopAnalyzer.Plan p = (LoopAnalyzer.Plan) part;
-        LoopRewriter.emitArguments(il, p, minLength, scratch, abort);
-        LoopRewriter.emitSubmit(il, p, siteIds[loop++], scratch, abort, false);
+        int siteId = siteIds[loop++];
+        LoopRewriter.emitArguments(il, p, siteId, minLength, scratch, abort);
+        LoopRewriter.emitSubmit(il, p, siteId, scratch, abort, false);
         LoopRewriter.emitResults(il, p, scratch);
       }
     }

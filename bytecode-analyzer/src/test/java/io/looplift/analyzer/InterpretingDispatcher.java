@@ -57,6 +57,9 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
     return INITIALIZED.contains(c);
   }
 
+  @Override
+  public void fallback(int siteId, String reason) {}
+
   /** Reads the field by reflection, as the real pipeline does (a field of {@code owner} or its superclasses). */
   @Override
   public Object field(Object obj, String owner, String name) throws ReflectiveOperationException {

@@ -187,6 +187,16 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   }
 
   @Override
+  public void fallback(int siteId, String reason) {
+    try {
+      SiteTable.Entry entry = sites.get(siteId);
+      if (entry != null) profiler.fallback(entry.id(), reason);
+    } catch (Throwable e) {
+      log.debugOnce("fallback " + e, "internal error while falling back: " + e);
+    }
+  }
+
+  @Override
   public Object field(Object obj, String owner, String name) throws Throwable {
     return fields.read(obj, owner, name);
   }

@@ -38,6 +38,9 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
     public boolean initialized(Class<?> c) { return false; }
 
     @Override
+    public void fallback(int siteId, String reason) {}
+
+    @Override
     public Object field(Object obj, String owner, String name) {
       throw new IllegalStateException("the executors could not be opened");
     }
@@ -131,6 +134,12 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   @Override
   public boolean initialized(Class<?> c) {
     return open().initialized(c);
+  }
+
+  /** Said just before a loop would have been offered: opens the pipeline, as {@link #submit} would have. */
+  @Override
+  public void fallback(int siteId, String reason) {
+    open().fallback(siteId, reason);
   }
 
   /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */

@@ -74,6 +74,19 @@ class EndToEndTest {
   }
 
   /**
+   * HelperCalls's calibrate loop inlines a method of a class whose static initializer prints: its first run is
+   * the original loop, which initializes the class where Java does (stdout is compared), the later ones offloaded.
+   */
+  @Test
+  void aLoopInliningAMethodOfAnUninitializedClassRunsAsBytecodeUntilJavaInitializesIt() throws Exception {
+    LoopReport report = assertUnderAgent(ProgramCatalog.HELPER_CALLS, "", null);
+    LoopReport.Loop calibrate = report.loops().stream().filter(l -> l.method().equals("calibrate")).findFirst()
+        .orElseThrow();
+    assertEquals(1, calibrate.fallbackRuns(), calibrate::toString);
+    assertEquals(2, calibrate.offloadedRuns(), calibrate::toString);
+  }
+
+  /**
    * Runs {@code program} plainly and under the agent with {@code options} (each ending in a comma) plus
    * {@code min.length=0} and a report, and checks output and report. {@code executor}, when not null, is
    * the executor every offloaded loop must name.
