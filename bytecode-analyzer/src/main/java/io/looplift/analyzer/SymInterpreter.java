@@ -512,14 +512,9 @@ final class SymInterpreter extends Interpreter<SymValue> {
   SymValue invoke(MethodInsnNode mi, List<SymValue> args, SymFrame frame) {
     Node intrinsic = MathCalls.translate(this, mi, args);
     if (intrinsic != null) return SymValue.primitive(intrinsic, null);
-    ClassNode holder = null;
-    MethodNode callee = null;
-    for (String c = mi.owner; c != null && callee == null; c = holder.superName) {
-      holder = c.equals(current.name) ? current : ctx.hierarchy.findWithCode(c);
-      if (holder == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
-      callee = MethodContext.findMethod(holder, mi.name, mi.desc, true);
-    }
-    if (callee == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    Resolved r = resolve(mi, true);
+    ClassNode holder = r.holder();
+    MethodNode callee = r.method();
     // Java initializes a class at the first call of one of its static methods: offloaded, the call is never
     // made, so the loop is offloaded only once the class is initialized (the rewritten code asks the
     // bridge, naming the class with ldc, which needs it accessible from the loop's class).
@@ -561,14 +556,9 @@ final class SymInterpreter extends Interpreter<SymValue> {
     if (recipe == null) throw new Rejection("calls " + describe(mi) + " on an object that changes inside the loop");
     boolean onThis = recipe.size() == 1 && recipe.get(0) instanceof VarInsnNode v && v.getOpcode() == Opcodes.ALOAD
         && v.var == 0 && ctx.localZeroIsThis();
-    ClassNode holder = null;
-    MethodNode callee = null;
-    for (String c = mi.owner; c != null && callee == null; c = holder.superName) {
-      holder = c.equals(current.name) ? current : c.equals(ctx.owner.name) ? ctx.owner : ctx.hierarchy.findWithCode(c);
-      if (holder == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
-      callee = MethodContext.findMethod(holder, mi.name, mi.desc, false);
-    }
-    if (callee == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    Resolved r = resolve(mi, false);
+    ClassNode holder = r.holder();
+    MethodNode callee = r.method();
     boolean bound = onThis && (mi.getOpcode() == Opcodes.INVOKESPECIAL || mi.owner.equals(ctx.owner.name)
         && ((callee.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (ctx.owner.access & Opcodes.ACC_FINAL) != 0));
     if (!bound) guardExactClass(mi, recipe);
@@ -576,6 +566,26 @@ final class SymInterpreter extends Interpreter<SymValue> {
     all.add(receiver);
     all.addAll(args);
     return inline(mi, holder, callee, all, frame);
+  }
+
+  /** A method found for a call, and the class that declares it. */
+  private record Resolved(ClassNode holder, MethodNode method) {}
+
+  /**
+   * The static ({@code isStatic}) or instance method {@code mi} calls, searched as the JVM resolves it: in its
+   * class, then up the superclasses, whose class files must be readable (and outside the JDK).
+   *
+   * @throws Rejection when it is not found
+   */
+  private Resolved resolve(MethodInsnNode mi, boolean isStatic) {
+    ClassNode holder;
+    for (String c = mi.owner; c != null; c = holder.superName) {
+      holder = c.equals(current.name) ? current : c.equals(ctx.owner.name) ? ctx.owner : ctx.hierarchy.findWithCode(c);
+      if (holder == null) break;
+      MethodNode m = MethodContext.findMethod(holder, mi.name, mi.desc, isStatic);
+      if (m != null) return new Resolved(holder, m);
+    }
+    throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
   }
 
   /**
