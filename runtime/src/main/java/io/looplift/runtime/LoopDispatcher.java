@@ -11,7 +11,9 @@ import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -51,6 +53,8 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final LongSupplier clock;
   private final Predicate<Class<?>> initialized;
   private final FieldReader fields = new FieldReader();
+  /** By site id: the launch shape for which the selection settled on the original loop, if it did. */
+  private final Map<Integer, SettledBytecode> settled = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
   /**
    * Loops queued and programs handed to the E-scheduler, of all threads, not yet waited for: a sync with
@@ -105,6 +109,12 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         scalars[last] = after;
         return LoopBridge.TAKEN;
       }
+      SettledBytecode memo = w.regionId < 0 ? settled.get(siteId) : null;
+      if (memo != null && memo.covers(trips, scalars, arrays)) {
+        flush(w, true);
+        profiler.fallback(entry.id(), memo.reason);
+        return LoopBridge.DECLINED;
+      }
       Object[] args = arrays.clone();
       long[] params = Arrays.copyOfRange(scalars, 0, nParams);
       long[] accs = Arrays.copyOfRange(scalars, nParams, last);
@@ -124,7 +134,15 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       Optional<Selections.Decision> decided = selections.site(entry, launch);
       if (decided.isEmpty()) return decline(w, siteId, entry, "no executor can run this loop");
       Selections.Decision decision = decided.get();
-      if (decision.choice().bytecode()) return runOriginal(w, entry, decision);
+      if (decision.choice().bytecode()) {
+        if (!decision.choice().measuring()) {
+          settled.put(siteId, SettledBytecode.of(!t.isFlat(), trips, scalars, nParams, arrays, fallbackReason(decision)));
+        } else {
+          settled.remove(siteId);
+        }
+        return runOriginal(w, entry, decision);
+      }
+      settled.remove(siteId);
       String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
       if (failed != null) {
         decision.selection().abandon(decision.choice());
@@ -161,10 +179,14 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    */
   private int runOriginal(ThreadWork w, SiteTable.Entry entry, Selections.Decision decision) {
     flush(w, true);
-    profiler.fallback(entry.id(), "ran as bytecode, the selection's choice: " + decision.choice().why());
+    profiler.fallback(entry.id(), fallbackReason(decision));
     if (!decision.choice().measuring()) return LoopBridge.DECLINED;
     w.timings.start(entry.id(), decision, clock.getAsLong());
     return LoopBridge.TIMED;
+  }
+
+  private static String fallbackReason(Selections.Decision decision) {
+    return "ran as bytecode, the selection's choice: " + decision.choice().why();
   }
 
   @Override
