@@ -5,11 +5,12 @@ import io.looplift.analyzer.RewriteOptions;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionOptions;
-import io.looplift.executors.Executor;
 import io.looplift.executors.ExecutorEnvironment;
 import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.ExecutorChain;
+import io.looplift.executors.select.LateDevices;
+import io.looplift.executors.select.Selector;
 import io.looplift.profiler.Profiler;
 import io.looplift.runtime.Log;
 import io.looplift.runtime.Pipeline;
@@ -18,6 +19,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The agent behind the launcher: builds the pipeline from the options, installs it behind
@@ -32,6 +38,12 @@ public final class LoopLiftAgent {
   /** This build's version (from the jar manifest), part of the key of cached device binaries. */
   static final String VERSION = versionOf();
   private static LoopLiftAgent current; // guarded by LoopLiftAgent.class
+  /**
+   * Writes the measured selection's records, so that no program thread waits on the disk; drained at exit so
+   * that the next run finds what this one measured.
+   */
+  private static final ExecutorService SELECTION_WRITER =
+      Executors.newSingleThreadExecutor(r -> LateDevices.daemon(r, "looplift-selection-writer"));
 
   private final LoopLiftConfig config;
   private final Log log;
@@ -108,25 +120,27 @@ public final class LoopLiftAgent {
     Log log = Log.stderr(config.log());
     // Guarded: building the line spins up string concatenation with a dozen arguments, a start-up cost.
     if (log.debug()) log.debug("options: " + config);
-    if (config.verify() != LoopLiftConfig.Verify.OFF) {
-      log.warn("verify=" + config.verify().name().toLowerCase(java.util.Locale.ROOT)
-          + " is not implemented yet; launches are not verified");
-    }
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
     Pipeline.Builder builder = Pipeline.builder()
+        .selector(selector(config, log))
+        .bytecodeCandidate(config.measured())
         .options(options)
         .profiler(profiler)
         .log(log)
-        .everyLoop(config.minLength() == 0);
+        .verify(config.verify())
+        .classInitialized(new ClassInitializationProbe(inst, log));
     if (ExecutorChain.AUTO.equals(config.executor())) {
       // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
-      // program's run; they open when the first loop is offered. (With auto, no device is reported.)
-      builder.openLater(() -> new Pipeline.Backend(executors(providers, config, options, log, profiler), escheduler()));
+      // program's run; they open when the first loop is offered, and the devices later still (Selections).
+      builder.openLater(() -> {
+        ExecutorChain.Opened opened = executors(providers, config, options, log, profiler);
+        return new Pipeline.Backend(opened.executors(), opened.later(), escheduler());
+      });
     } else {
       // A chosen executor opens now, so that what it says of its device comes at start-up.
-      builder.executors(executors(providers, config, options, log, profiler)).scheduler(escheduler());
+      builder.offloads(executors(providers, config, options, log, profiler).executors()).scheduler(escheduler());
     }
     Pipeline pipeline = builder.build();
     LoopBridge.install(pipeline.dispatcher());
@@ -142,6 +156,23 @@ public final class LoopLiftAgent {
   }
 
   /**
+   * Chooses the executor of each kernel: by measurement with {@code executor=auto}, keeping what it measured
+   * under {@code cache.dir}; the named executor otherwise.
+   */
+  private static Selector selector(LoopLiftConfig config, Log log) {
+    Selector.Builder b = Selector.builder(VERSION + " on " + System.getProperty("java.vm.version"),
+        Runtime.getRuntime().availableProcessors());
+    if (!config.executor().equals(ExecutorChain.AUTO)) return b.forced("executor=" + config.executor()).build();
+    return b.store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
+      try {
+        SELECTION_WRITER.execute(task);
+      } catch (RejectedExecutionException e) {
+        // Measured after the exit hook drained the writer: the record is not kept, the program goes on.
+      }
+    }).build();
+  }
+
+  /**
    * The E-scheduler: two background threads (a kernel spreads itself over the jvm executor's pool, so more
    * would only contend), at most 32 programs or 4 GiB of arrays in flight before a program thread waits.
    */
@@ -149,18 +180,25 @@ public final class LoopLiftAgent {
     return new EScheduler("looplift-escheduler-", 2, 32, 4L << 30);
   }
 
-  /** The executors in order of preference (see {@link ExecutorChain}); logs what was opened. */
-  private static List<Executor> executors(List<ExecutorProvider> providers, LoopLiftConfig config,
+  /**
+   * The executors in order of preference (see {@link ExecutorChain}); logs what was opened, and reports the
+   * devices found, those {@code auto} opens later included.
+   */
+  private static ExecutorChain.Opened executors(List<ExecutorProvider> providers, LoopLiftConfig config,
       ExecutionOptions options, Log log, Profiler profiler) {
     ExecutorEnvironment env = new ExecutorEnvironment(options, config.cacheDir(), VERSION,
         Runtime.getRuntime().availableProcessors(), log);
-    ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env);
+    List<String> descriptions = new CopyOnWriteArrayList<>();
+    ExecutorChain.Opened opened = ExecutorChain.open(providers, config.executor(), config.openclDevice(), env,
+        late -> {
+          for (Device d : late) descriptions.add(d.toString());
+          profiler.devices(descriptions);
+        });
     opened.warnings().forEach(log::warn);
     opened.notes().forEach(log::info);
-    List<String> descriptions = new ArrayList<>();
     for (Device d : opened.devices()) descriptions.add(d.toString());
     profiler.devices(descriptions);
-    return opened.executors();
+    return opened;
   }
 
   private static String versionOf() {
@@ -242,6 +280,10 @@ public final class LoopLiftAgent {
   /** Writes the report and, at {@code log=info}, the summary. Runs in a shutdown hook; never throws. */
   private void atExit() {
     try {
+      SELECTION_WRITER.shutdown();
+      if (!SELECTION_WRITER.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("the measured selection's records were still being written at exit; the next run measures again");
+      }
       if (config.report() != null) profiler.writeReport(config.report());
       if (!log.info()) return;
       String[] lines = profiler.summary().split("\n");

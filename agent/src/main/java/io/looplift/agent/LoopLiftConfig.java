@@ -2,6 +2,7 @@ package io.looplift.agent;
 
 import io.looplift.executors.select.ExecutorChain;
 import io.looplift.runtime.Log;
+import io.looplift.runtime.VerifyPolicy;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -35,18 +36,16 @@ public final class LoopLiftConfig {
   /** Whether floating-point reductions keep Java's order or may run as parallel trees. */
   public enum Reductions { ORDERED, REASSOCIATE }
 
-  /** How many offloaded launches are checked against the reference executor. */
-  public enum Verify { OFF, SAMPLE, ALL }
-
   /** Every key the agent accepts. */
   public static final List<String> KEYS = List.of("include", "exclude", "executor", "min.length", "precision",
-      "reductions", "verify", "report", "log", "config", "opencl.device", "cache.dir");
+      "reductions", "verify", "verify.every", "report", "log", "config", "opencl.device", "cache.dir");
 
   /**
-   * The default of {@code min.length}. Measured with {@code test-apps/bench/dispatch-overhead.sh}: a loop costs
-   * about 1.2 µs more through the pipeline; at 2^16 elements that is under a fifth of the cheapest loop's own
-   * time (a saxpy, 6.6 µs), below it the dispatch alone is a loss that no speed-up is sure to repay. Longer
-   * loops are still offloaded only where the executor can spread them (see {@code Executor.gains}).
+   * The default of {@code min.length}: loops shorter than this never reach the pipeline. Measured with
+   * {@code test-apps/bench/dispatch-overhead.sh}: a loop costs about 1.2 µs more through the pipeline, even
+   * when the selection then runs it as bytecode; at 2^16 elements that is under a fifth of the cheapest loop's
+   * own time (a saxpy, 6.6 µs), below it the dispatch alone is a loss no speed-up is sure to repay. Above it,
+   * {@code executor=auto} measures whether to offload (see {@link #measured()}).
    */
   public static final int DEFAULT_MIN_LENGTH = 65536;
 
@@ -56,9 +55,10 @@ public final class LoopLiftConfig {
   private final Pattern excludePattern;
   private final String executor;
   private final int minLength;
+  private final boolean measured;
   private final Precision precision;
   private final Reductions reductions;
-  private final Verify verify;
+  private final VerifyPolicy verify;
   private final Path report;
   private final Log.Level log;
   private final Path config;
@@ -74,10 +74,13 @@ public final class LoopLiftConfig {
     accepted.add(ExecutorChain.AUTO);
     accepted.addAll(executors);
     executor = r.oneOf("executor", accepted, ExecutorChain.AUTO);
-    minLength = r.nonNegativeInt("min.length", DEFAULT_MIN_LENGTH);
+    Integer explicit = r.intAtLeast("min.length", 0, null);
+    measured = explicit == null && executor.equals(ExecutorChain.AUTO);
+    minLength = explicit != null ? explicit : DEFAULT_MIN_LENGTH;
     precision = r.choice("precision", Precision.class, Precision.EXACT);
     reductions = r.choice("reductions", Reductions.class, Reductions.ORDERED);
-    verify = r.choice("verify", Verify.class, Verify.OFF);
+    verify = new VerifyPolicy(r.choice("verify", VerifyPolicy.Mode.class, VerifyPolicy.Mode.OFF),
+        r.intAtLeast("verify.every", 1, VerifyPolicy.DEFAULT_EVERY));
     report = r.path("report");
     log = r.choice("log", Log.Level.class, Log.Level.QUIET);
     config = r.configFile;
@@ -152,10 +155,18 @@ public final class LoopLiftConfig {
   public List<String> exclude() { return exclude; }
   /** {@code auto} or the name of an executor provider. */
   public String executor() { return executor; }
+  /** Loops with fewer iterations (or, in a nest, less work) run as bytecode without asking the pipeline. */
   public int minLength() { return minLength; }
+  /**
+   * True with {@code executor=auto} and no {@code min.length}: whether a loop at or above the default length
+   * runs as bytecode is decided by measuring it against the executors. An explicit {@code min.length} offloads
+   * every loop at or above it.
+   */
+  public boolean measured() { return measured; }
   public Precision precision() { return precision; }
   public Reductions reductions() { return reductions; }
-  public Verify verify() { return verify; }
+  /** Which launches are checked against the reference executor: {@code verify} and {@code verify.every}. */
+  public VerifyPolicy verify() { return verify; }
   /** The report written at exit, or null for none. */
   public Path report() { return report; }
   public Log.Level log() { return log; }
@@ -175,8 +186,9 @@ public final class LoopLiftConfig {
   @Override
   public String toString() {
     return "include=" + String.join(";", include) + ", exclude=" + String.join(";", exclude)
-        + ", executor=" + executor + ", min.length=" + minLength + ", precision=" + lower(precision)
-        + ", reductions=" + lower(reductions) + ", verify=" + lower(verify) + ", report=" + report
+        + ", executor=" + executor + ", min.length=" + minLength + (measured ? " (measured)" : "")
+        + ", precision=" + lower(precision) + ", reductions=" + lower(reductions) + ", verify=" + lower(verify.mode())
+        + ", verify.every=" + verify.every() + ", report=" + report
         + ", log=" + lower(log) + ", config=" + config + ", opencl.device=" + openclDevice
         + ", cache.dir=" + cacheDir;
   }
@@ -270,7 +282,7 @@ public final class LoopLiftConfig {
       T used = result != null ? result : fallback;
       for (String raw : bad) {
         warn.accept("looplift: bad value '" + raw + "' for " + key + "; accepted: " + accepted + " — using "
-            + (used == null ? "none" : used instanceof Enum<?> e ? lower(e) : used.toString()));
+            + (used == null ? "the default" : used instanceof Enum<?> e ? lower(e) : used.toString()));
       }
       return used;
     }
@@ -293,11 +305,12 @@ public final class LoopLiftConfig {
       }, fallback);
     }
 
-    int nonNegativeInt(String key, int fallback) {
-      return lookup(key, "an integer from 0 to " + Integer.MAX_VALUE, raw -> {
+    /** The value of {@code key}, or {@code fallback} (null: the key is not set, nor set well). */
+    Integer intAtLeast(String key, int min, Integer fallback) {
+      return lookup(key, "an integer from " + min + " to " + Integer.MAX_VALUE, raw -> {
         try {
           int v = Integer.parseInt(raw.replace("_", ""));
-          return v >= 0 ? v : null;
+          return v >= min ? v : null;
         } catch (NumberFormatException e) {
           return null;
         }

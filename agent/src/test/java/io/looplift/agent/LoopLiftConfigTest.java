@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.executors.ExecutorProvider;
 import io.looplift.runtime.Log;
+import io.looplift.runtime.VerifyPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,9 +32,10 @@ class LoopLiftConfigTest {
     LoopLiftConfig c = load(null, Map.of(), Map.of());
     assertEquals("auto", c.executor());
     assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, c.minLength());
+    assertTrue(c.measured());
     assertEquals(LoopLiftConfig.Precision.EXACT, c.precision());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions());
-    assertEquals(LoopLiftConfig.Verify.OFF, c.verify());
+    assertEquals(VerifyPolicy.OFF, c.verify());
     assertEquals(Log.Level.QUIET, c.log());
     assertNull(c.report());
     assertNull(c.config());
@@ -47,7 +49,7 @@ class LoopLiftConfigTest {
   @Test
   void everyKeyFromTheAgentArguments() {
     LoopLiftConfig c = load("include=com.acme.*;org.x.Y,exclude=com.acme.gen.*,executor=reference,"
-        + "min.length=0,precision=ulp,reductions=reassociate,verify=sample,report=/tmp/r.json,log=debug,"
+        + "min.length=0,precision=ulp,reductions=reassociate,verify=sample,verify.every=7,report=/tmp/r.json,log=debug,"
         + "opencl.device=1,cache.dir=/tmp/cache", Map.of(), Map.of());
     assertEquals(List.of("com.acme.*", "org.x.Y"), c.include());
     assertEquals(List.of("com.acme.gen.*"), c.exclude());
@@ -55,7 +57,7 @@ class LoopLiftConfigTest {
     assertEquals(0, c.minLength());
     assertEquals(LoopLiftConfig.Precision.ULP, c.precision());
     assertEquals(LoopLiftConfig.Reductions.REASSOCIATE, c.reductions());
-    assertEquals(LoopLiftConfig.Verify.SAMPLE, c.verify());
+    assertEquals(new VerifyPolicy(VerifyPolicy.Mode.SAMPLE, 7), c.verify());
     assertEquals(Path.of("/tmp/r.json"), c.report());
     assertEquals(Log.Level.DEBUG, c.log());
     assertTrue(c.debug());
@@ -67,14 +69,16 @@ class LoopLiftConfigTest {
   @Test
   void precedenceIsArgsThenSystemPropertiesThenEnvironmentThenFileThenDefault(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("looplift.properties");
-    Files.writeString(file, "executor=reference\nprecision=ulp\nverify=all\nlog=info\nmin.length=7\n");
+    Files.writeString(file, "executor=reference\nprecision=ulp\nverify=all\nlog=info\nmin.length=7\nverify.every=9\n");
     Map<String, String> env = Map.of("LOOPLIFT_CONFIG", file.toString(), "LOOPLIFT_EXECUTOR", "opencl",
-        "LOOPLIFT_PRECISION", "exact", "LOOPLIFT_VERIFY", "sample");
-    Map<String, String> sys = Map.of("looplift.executor", "jvm", "looplift.precision", "ulp", "unrelated", "x");
+        "LOOPLIFT_PRECISION", "exact", "LOOPLIFT_VERIFY", "sample", "LOOPLIFT_VERIFY_EVERY", "5");
+    Map<String, String> sys = Map.of("looplift.executor", "jvm", "looplift.precision", "ulp", "looplift.verify.every", "3",
+        "unrelated", "x");
     LoopLiftConfig c = load("executor=reference", sys, env);
     assertEquals("reference", c.executor()); // agent argument
     assertEquals(LoopLiftConfig.Precision.ULP, c.precision()); // system property over environment
-    assertEquals(LoopLiftConfig.Verify.SAMPLE, c.verify()); // environment over file
+    assertEquals(VerifyPolicy.Mode.SAMPLE, c.verify().mode()); // environment over file
+    assertEquals(3, c.verify().every()); // system property over environment and file
     assertEquals(Log.Level.INFO, c.log()); // file over default
     assertEquals(7, c.minLength());
     assertEquals(LoopLiftConfig.Reductions.ORDERED, c.reductions()); // default
@@ -115,8 +119,33 @@ class LoopLiftConfigTest {
     assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=-1", Map.of(), Map.of()).minLength());
     assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, load("min.length=lots", Map.of(), Map.of()).minLength());
     assertEquals(2, warnings.size());
-    assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using 65536",
-        warnings.get(0));
+    assertEquals("looplift: bad value '-1' for min.length; accepted: an integer from 0 to 2147483647 — using the"
+        + " default", warnings.get(0));
+  }
+
+  @Test
+  void anExplicitMinLengthOrAForcedExecutorMeasuresNothing() {
+    LoopLiftConfig explicit = load("min.length=0", Map.of(), Map.of());
+    assertEquals(0, explicit.minLength());
+    assertFalse(explicit.measured());
+    LoopLiftConfig forced = load("executor=jvm", Map.of(), Map.of());
+    assertEquals(LoopLiftConfig.DEFAULT_MIN_LENGTH, forced.minLength());
+    assertFalse(forced.measured());
+    LoopLiftConfig both = load("executor=jvm,min.length=100", Map.of(), Map.of());
+    assertEquals(100, both.minLength());
+    assertFalse(both.measured());
+  }
+
+  @Test
+  void verifyEveryMustBeAPositiveInteger() {
+    assertEquals(VerifyPolicy.DEFAULT_EVERY, load("verify=sample,verify.every=0", Map.of(), Map.of()).verify().every());
+    assertEquals(VerifyPolicy.DEFAULT_EVERY, load("verify.every=often", Map.of(), Map.of()).verify().every());
+    assertEquals(List.of(
+        "looplift: bad value '0' for verify.every; accepted: an integer from 1 to 2147483647 — using 1000",
+        "looplift: bad value 'often' for verify.every; accepted: an integer from 1 to 2147483647 — using 1000"), warnings);
+    assertEquals(10_000, load("verify.every=10_000", Map.of(), Map.of()).verify().every());
+    assertEquals(new VerifyPolicy(VerifyPolicy.Mode.ALL, 12),
+        load(null, Map.of(), Map.of("LOOPLIFT_VERIFY", "ALL", "LOOPLIFT_VERIFY_EVERY", "12")).verify());
   }
 
   @Test

@@ -9,14 +9,17 @@ public final class LoopBridge {
   /** The pipeline behind the bridge. Implementations never throw. */
   public interface Dispatcher {
     /**
-     * Takes loop site {@code siteId} with its arguments and returns true when the pipeline has taken the
-     * work (it will be visible at the next {@link #sync()}); false when the caller must run the original
-     * loop. See {@link LoopBridge#submit} for the layout of {@code scalars}.
+     * Takes loop site {@code siteId} with its arguments: {@link #TAKEN} when the pipeline has taken the work
+     * (it will be visible at the next {@link #sync()}), {@link #DECLINED} or {@link #TIMED} when the caller
+     * must run the original loop. See {@link LoopBridge#submit} for the layout of {@code scalars}.
      */
-    boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit);
+    int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit);
 
     /** Makes every deferred result of the calling thread visible. */
     void sync();
+
+    /** See {@link LoopBridge#ran}. */
+    void ran(int siteId);
 
     /** See {@link LoopBridge#beginRegion}. */
     void beginRegion(int regionId);
@@ -29,14 +32,29 @@ public final class LoopBridge {
 
     /** See {@link LoopBridge#abortRegion}. */
     void abortRegion();
+
+    /** See {@link LoopBridge#initialized}. */
+    boolean initialized(Class<?> c);
   }
+
+  /** What {@link #submit} returns when the caller must run its original loop. */
+  public static final int DECLINED = 0;
+  /** What {@link #submit} returns when the pipeline has taken the loop. */
+  public static final int TAKEN = 1;
+  /**
+   * What {@link #submit} returns when the caller must run its original loop and then call {@link #ran}: the
+   * pipeline times the original loop, one of the ways it may choose to run the loop.
+   */
+  public static final int TIMED = 2;
 
   // The names and descriptors rewritten code calls, as compile-time constants: javac copies them into the
   // rewriter, which therefore never loads this class. BridgeDescriptorsTest checks them against the methods.
   /** This class's internal name. */
   public static final String INTERNAL_NAME = "io/looplift/bridge/LoopBridge";
   public static final String SUBMIT = "submit";
-  public static final String SUBMIT_DESC = "(I[Ljava/lang/Object;[JII)Z";
+  public static final String SUBMIT_DESC = "(I[Ljava/lang/Object;[JII)I";
+  public static final String RAN = "ran";
+  public static final String RAN_DESC = "(I)V";
   public static final String SYNC = "sync";
   public static final String SYNC_DESC = "()V";
   public static final String BEGIN_REGION = "beginRegion";
@@ -47,6 +65,8 @@ public final class LoopBridge {
   public static final String END_REGION_DESC = "()Z";
   public static final String ABORT_REGION = "abortRegion";
   public static final String ABORT_REGION_DESC = "()V";
+  public static final String INITIALIZED = "initialized";
+  public static final String INITIALIZED_DESC = "(Ljava/lang/Class;)Z";
 
   private static volatile Dispatcher dispatcher;
 
@@ -58,15 +78,24 @@ public final class LoopBridge {
    * @param siteId the site registered when the class was rewritten
    * @param arrays the loop's arrays, in the site's order
    * @param scalars the site's parameters, then the accumulators' initial values, then one free slot, as raw
-   *     bits (ints sign-extended, floats and doubles as raw bits). On a true return the accumulator slots
+   *     bits (ints sign-extended, floats and doubles as raw bits). When the loop is taken the accumulator slots
    *     hold their final values and the last slot the induction variable's value after the loop.
    * @param start the induction variable's value on entry
    * @param limit the value the exit test compares it with
-   * @return false when the caller must run the original loop
+   * @return {@link #TAKEN}, or {@link #DECLINED} or {@link #TIMED} when the caller must run the original loop
    */
-  public static boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+  public static int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     Dispatcher d = dispatcher;
-    return d != null && d.submit(siteId, arrays, scalars, start, limit);
+    return d == null ? DECLINED : d.submit(siteId, arrays, scalars, start, limit);
+  }
+
+  /**
+   * Says that the original loop of site {@code siteId}, which {@link #submit} returned {@link #TIMED} for on
+   * this thread, has just completed normally.
+   */
+  public static void ran(int siteId) {
+    Dispatcher d = dispatcher;
+    if (d != null) d.ran(siteId);
   }
 
   /** Makes the calling thread's deferred results visible; called before every read point. */
@@ -107,6 +136,16 @@ public final class LoopBridge {
   public static void abortRegion() {
     Dispatcher d = dispatcher;
     if (d != null) d.abortRegion();
+  }
+
+  /**
+   * Whether class {@code c} is known to be initialized. A loop that inlines a static method of a class with a
+   * static initializer is offloaded only then: offloaded, the call that would initialize the class is never
+   * made, so before it has been made once the original loop runs. False without a pipeline.
+   */
+  public static boolean initialized(Class<?> c) {
+    Dispatcher d = dispatcher;
+    return d != null && d.initialized(c);
   }
 
   /** Installs the pipeline; a second call is ignored. */

@@ -23,10 +23,12 @@ class BridgeDescriptorsTest {
     Map<String, String> constants = new TreeMap<>(Map.of(
         LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC,
         LoopBridge.SYNC, LoopBridge.SYNC_DESC,
+        LoopBridge.RAN, LoopBridge.RAN_DESC,
         LoopBridge.BEGIN_REGION, LoopBridge.BEGIN_REGION_DESC,
         LoopBridge.TEMP, LoopBridge.TEMP_DESC,
         LoopBridge.END_REGION, LoopBridge.END_REGION_DESC,
-        LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC));
+        LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC,
+        LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
     assertEquals(constants, declared);
     assertEquals(LoopBridge.class.getName().replace('.', '/'), LoopBridge.INTERNAL_NAME);
   }

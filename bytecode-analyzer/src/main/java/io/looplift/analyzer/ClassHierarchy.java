@@ -10,6 +10,7 @@ import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Facts about other classes read from their class files through a class loader's resources — never by
@@ -19,6 +20,7 @@ final class ClassHierarchy {
   private final ClassLoader loader;
   private final ClassNode self;
   private final Map<String, ClassNode> cache = new ConcurrentHashMap<>();
+  private final Map<String, ClassNode> withCode = new ConcurrentHashMap<>();
 
   ClassHierarchy(ClassLoader loader, ClassNode self) {
     this.loader = loader;
@@ -40,6 +42,81 @@ final class ClassHierarchy {
     } catch (IOException | RuntimeException e) {
       return null;
     }
+  }
+
+  /**
+   * The class file of {@code internalName} with its methods' code (for inlining its helpers), or null when
+   * not found or when it is a class of the JDK, whose methods the JIT may replace with intrinsics that do
+   * not compute what their bytecode does.
+   */
+  ClassNode findWithCode(String internalName) {
+    if (internalName.equals(self.name)) return self;
+    if (isPlatform(internalName)) return null;
+    ClassNode cached = withCode.get(internalName);
+    if (cached != null) return cached;
+    try (InputStream in = open(internalName + ".class")) {
+      if (in == null) return null;
+      ClassNode cn = new ClassNode();
+      new ClassReader(in.readAllBytes()).accept(cn, ClassReader.SKIP_FRAMES);
+      withCode.put(internalName, cn);
+      return cn;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Whether calling a static method of {@code internalName} may run a static initializer outside the JDK:
+   * its own, or a superclass's (Java initializes those first). True when a class file cannot be read.
+   */
+  boolean hasStaticInitializer(String internalName) {
+    for (String c = internalName; c != null && !isPlatform(c); ) {
+      ClassNode cn = findWithCode(c);
+      if (cn == null) return true;
+      for (MethodNode m : cn.methods) {
+        if (m.name.equals("<clinit>")) return true;
+      }
+      c = cn.superName;
+    }
+    return false;
+  }
+
+  private static boolean isPlatform(String internalName) {
+    return internalName.startsWith("java/") || internalName.startsWith("javax/") || internalName.startsWith("jdk/")
+        || internalName.startsWith("sun/") || internalName.startsWith("com/sun/");
+  }
+
+  /**
+   * Whether code of class {@code from} may read field {@code owner.name} (searching superclasses) with
+   * {@code getfield} or {@code getstatic}: the field public in a public class, or not private in a class of
+   * {@code from}'s package. False when its declaration cannot be read.
+   */
+  boolean fieldAccessibleFrom(String owner, String name, String desc, String from) {
+    for (String c = owner; c != null; ) {
+      ClassNode cn = find(c);
+      if (cn == null) return false;
+      for (FieldNode f : cn.fields) {
+        if (!f.name.equals(name) || !f.desc.equals(desc)) continue;
+        if (c.equals(from)) return true;
+        boolean samePackage = packageOf(c).equals(packageOf(from));
+        boolean classVisible = (cn.access & Opcodes.ACC_PUBLIC) != 0 || samePackage;
+        boolean fieldVisible = (f.access & Opcodes.ACC_PUBLIC) != 0 || samePackage && (f.access & Opcodes.ACC_PRIVATE) == 0;
+        return classVisible && fieldVisible;
+      }
+      c = cn.superName;
+    }
+    return false;
+  }
+
+  /** Whether code of class {@code from} may name class {@code c}: public, or of the same package. */
+  boolean classAccessibleFrom(String c, String from) {
+    ClassNode cn = find(c);
+    return cn != null && ((cn.access & Opcodes.ACC_PUBLIC) != 0 || packageOf(c).equals(packageOf(from)));
+  }
+
+  private static String packageOf(String internalName) {
+    int slash = internalName.lastIndexOf('/');
+    return slash < 0 ? "" : internalName.substring(0, slash);
   }
 
   private InputStream open(String resource) {

@@ -6,9 +6,12 @@ import io.looplift.ir.SiteRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.ref.WeakReference;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +101,7 @@ public final class ClassRewriter {
       ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
       // Every method is analyzed before any is rewritten: an analysis inlines helpers as they were written.
       Map<MethodContext, List<LoopAnalyzer.Result>> analyzed = new LinkedHashMap<>();
+      String classHash = null;
       for (MethodNode mn : candidates) {
         MethodContext ctx = context(cn, mn, hierarchy);
         if (ctx != null) analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
@@ -108,7 +112,8 @@ public final class ClassRewriter {
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         for (LoopAnalyzer.Result r : method.getValue()) {
-          int id = registry.register(r.site());
+          if (classHash == null) classHash = hash(classfile);
+          int id = registry.register(r.site().inClassFile(classHash));
           if (r instanceof LoopAnalyzer.Plan p) {
             plans.add(p);
             ids.add(id);
@@ -134,6 +139,15 @@ public final class ClassRewriter {
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;
+    }
+  }
+
+  /** A hash of a class file's bytes, as hex digits. */
+  private static String hash(byte[] classfile) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(classfile), 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
     }
   }
 

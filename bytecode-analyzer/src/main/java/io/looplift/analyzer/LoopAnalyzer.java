@@ -44,11 +44,14 @@ final class LoopAnalyzer {
     LoopSite site();
   }
 
-  /** A recognized loop, with what the rewriter needs to replace it. */
+  /**
+   * A recognized loop, with what the rewriter needs to replace it; {@code initializedClasses} are the classes
+   * (internal names) that must be initialized before it may run offloaded (see {@link LoopBody}).
+   */
   record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
-      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes)
-      implements Result {}
+      List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes,
+      List<String> initializedClasses) implements Result {}
 
   /** A loop that stays as bytecode; its site says why. */
   record Rejected(LoopSite site) implements Result {}
@@ -304,7 +307,7 @@ final class LoopAnalyzer {
     LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null,
         !body.loadAfterStore, parallel);
     return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
-        accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes);
+        accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes, List.copyOf(body.initializedClasses));
   }
 
   /**

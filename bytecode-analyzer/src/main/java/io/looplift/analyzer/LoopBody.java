@@ -14,8 +14,10 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -48,6 +50,11 @@ final class LoopBody {
   final Map<String, Param> params = new LinkedHashMap<>();
   final Map<Param, List<AbstractInsnNode>> paramRecipes = new HashMap<>();
   final List<Access> accesses = new ArrayList<>();
+  /**
+   * The classes with a static initializer whose static methods the body inlines (internal names): the loop
+   * may run offloaded only once Java has initialized them.
+   */
+  final Set<String> initializedClasses = new LinkedHashSet<>();
   /** Set when some load follows a store in program order (the loop then tolerates no array aliasing). */
   boolean loadAfterStore;
   /** Set when the body has an access that is not {@code i + constant}: it can only be offloaded as a nest. */

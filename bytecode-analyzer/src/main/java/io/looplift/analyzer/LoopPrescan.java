@@ -15,7 +15,7 @@ import java.util.BitSet;
  *
  * <p>A method is a <em>candidate</em> when an element of a primitive array, or a row of an array of arrays,
  * is read or written inside a loop: between the target and the source of a backward branch (a jump, or a
- * switch case whose target comes first), by the method itself or by a static method of the same class it
+ * switch case whose target comes first), by the method itself or by a method of the same class it
  * calls there, directly or through other such calls (the analyzer inlines those helpers). Every instruction
  * on a cycle of the control-flow graph lies in such a span, so every natural loop with an array access is
  * covered; a loop without one cannot be offloaded and is not looked at. A class that already calls
@@ -45,6 +45,7 @@ final class LoopPrescan {
   private static final byte TABLESWITCH = 5;
   private static final byte LOOKUPSWITCH = 6;
   private static final byte WIDE = 7;
+  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial: rejected unless of this class
   private static final byte[] KIND = new byte[256];
 
   /** The length of each instruction with a fixed length, by opcode; 0 otherwise, -1 for no instruction. */
@@ -53,7 +54,8 @@ final class LoopPrescan {
   /**
    * The instructions the analyzer rejects wherever they are in a loop: {@code aconst_null},
    * {@code aastore}, {@code dup2_x2}, the switches, the returns, {@code putstatic}, {@code putfield}, every
-   * invoke but {@code invokestatic}, {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
+   * invoke but {@code invokestatic} (and {@code invokevirtual} and {@code invokespecial} of this class's
+   * private or final methods, which the analyzer may inline), {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
    * {@code checkcast}, {@code instanceof}, the monitors and {@code multianewarray}.
    */
   private static final boolean[] REJECTED = new boolean[256];
@@ -86,11 +88,13 @@ final class LoopPrescan {
     KIND[0xc8] = BRANCH_WIDE;
     KIND[0xc9] = BRANCH_WIDE;
     KIND[0xb8] = INVOKESTATIC;
+    KIND[0xb6] = INVOKE_ON_OBJECT;
+    KIND[0xb7] = INVOKE_ON_OBJECT;
     KIND[0xaa] = TABLESWITCH;
     KIND[0xab] = LOOKUPSWITCH;
     KIND[0xc4] = WIDE;
 
-    for (int op : new int[] {0x01, 0x53, 0x5e, 0xaa, 0xab, 0xb3, 0xb5, 0xb6, 0xb7, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
+    for (int op : new int[] {0x01, 0x53, 0x5e, 0xaa, 0xab, 0xb3, 0xb5, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
         0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc5}) {
       REJECTED[op] = true;
     }
@@ -105,11 +109,14 @@ final class LoopPrescan {
   // Per method, by position in the class file.
   private int[] nameIndex;
   private int[] descIndex;
+  /** Per method: whether no subclass can override it (private, final, or of a final class). */
+  private boolean[] boundMethod;
+  private boolean classFinal;
   private final BitSet candidates = new BitSet();
   private final BitSet offloadable = new BitSet();
   private final BitSet touchesArrays = new BitSet();
 
-  // Calls of static methods of this class, in order: the calling method, the NameAndType entry, the
+  // Calls of methods of this class, in order: the calling method, the NameAndType entry, the
   // offset of the call, and whether a backward branch of the caller spans it (with no rejected instruction).
   private int calls;
   private int[] callMethod = new int[0];
@@ -161,7 +168,7 @@ final class LoopPrescan {
   }
 
   /**
-   * What the analysis of {@code methods} reads: those methods and the static methods of this class they
+   * What the analysis of {@code methods} reads: those methods and the methods of this class they
    * call, directly or through each other (helpers the analyzer may inline), by position.
    */
   BitSet methodsToRead(BitSet methods) {
@@ -199,6 +206,7 @@ final class LoopPrescan {
         default -> throw new IllegalArgumentException("unknown constant pool tag " + b[p]);
       }
     }
+    classFinal = (u2(p) & 0x0010) != 0; // ACC_FINAL
     thisName = u2(cp[u2(p + 2)] + 1);
     p += 8 + 2 * u2(p + 6); // access, this, super, interfaces
     int fields = u2(p);
@@ -208,9 +216,18 @@ final class LoopPrescan {
     p += 2;
     nameIndex = new int[methods];
     descIndex = new int[methods];
+    boundMethod = new boolean[methods];
+    int[] start = new int[methods];
+    // Every method's name first: a call met in one method's code may be of a method declared after it.
     for (int m = 0; m < methods; m++) {
+      start[m] = p;
+      boundMethod[m] = classFinal || (u2(p) & (0x0002 | 0x0010)) != 0; // ACC_PRIVATE, ACC_FINAL
       nameIndex[m] = u2(p + 2);
       descIndex[m] = u2(p + 4);
+      p = skipAttributes(p + 6);
+    }
+    for (int m = 0; m < methods; m++) {
+      p = start[m];
       int attributes = u2(p + 6);
       p += 8;
       for (int a = 0; a < attributes; a++) {
@@ -242,6 +259,10 @@ final class LoopPrescan {
         case BRANCH -> backwardBranch(m, pc, pc + s2(at + 1), lastArray, lastRejected, firstCall);
         case BRANCH_WIDE -> backwardBranch(m, pc, pc + u4(at + 1), lastArray, lastRejected, firstCall);
         case INVOKESTATIC -> call(m, pc, u2(at + 1));
+        case INVOKE_ON_OBJECT -> {
+          // Only a method of this class that no subclass can override may be inlined.
+          if (!call(m, pc, u2(at + 1)) || !bound(u2(cp[u2(at + 1)] + 3))) lastRejected = pc;
+        }
         case TABLESWITCH, LOOKUPSWITCH -> {
           int table = start + ((pc + 4) & ~3); // operands are aligned to 4 bytes from the start of the code
           backwardBranch(m, pc, pc + u4(table), lastArray, lastRejected, firstCall);
@@ -281,11 +302,14 @@ final class LoopPrescan {
     }
   }
 
-  /** Notes a call of a static method of this class; a call of the bridge marks the class as rewritten. */
-  private void call(int m, int pc, int ref) {
+  /**
+   * Notes a call of a method of this class; a call of the bridge marks the class as rewritten. Returns
+   * whether the method called is this class's.
+   */
+  private boolean call(int m, int pc, int ref) {
     int owner = u2(cp[u2(cp[ref] + 1)] + 1);
     if (utf8Equals(owner, BRIDGE)) callsBridge = true;
-    if (!sameUtf8(owner, thisName)) return;
+    if (!sameUtf8(owner, thisName)) return false;
     if (calls == callPc.length) {
       int n = Math.max(8, 2 * calls);
       callMethod = Arrays.copyOf(callMethod, n);
@@ -296,6 +320,7 @@ final class LoopPrescan {
     callNat[calls] = u2(cp[ref] + 3);
     callPc[calls] = pc;
     calls++;
+    return true;
   }
 
   /**
@@ -321,7 +346,7 @@ final class LoopPrescan {
     }
   }
 
-  /** For each call of a static method of this class, the position of the method it calls, or -1. */
+  /** For each call of a method of this class, the position of the method it calls, or -1. */
   private int[] callees() {
     if (callee == null) {
       callee = new int[calls];
@@ -331,6 +356,12 @@ final class LoopPrescan {
   }
 
   /** The method of this class with the name and descriptor of NameAndType entry {@code nat}, or -1. */
+  /** Whether the method of this class that NameAndType entry {@code nat} names is one no subclass can override. */
+  private boolean bound(int nat) {
+    int m = method(nat);
+    return m >= 0 && boundMethod[m];
+  }
+
   private int method(int nat) {
     int name = u2(cp[nat] + 1);
     int desc = u2(cp[nat] + 3);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
@@ -26,15 +27,18 @@ import org.objectweb.asm.tree.VarInsnNode;
  * <pre>
  *   pre:      limit evaluated; short loops (small nests) → fallback     (any exception → fallback)
  *             arrays, scalars evaluated
- *             if (!LoopBridge.submit(site, arrays, scalars, i, limit)) goto fallback
+ *             r = LoopBridge.submit(site, arrays, scalars, i, limit)
+ *             if (r == TIMED) timed = site + 1;  if (r != TAKEN) goto fallback
  *             pending = 1; accumulators and i = results; goto exit
  *   fallback: if (pending) { LoopBridge.sync(); pending = 0 }; goto header   (the original loop, unchanged)
+ *   exit:     if (timed == site + 1) { LoopBridge.ran(site); timed = 0 }
  * </pre>
  * and a {@code if (pending) { LoopBridge.sync(); pending = 0 }} goes before the first instruction after the
  * loop that could observe deferred results; plain local-variable code and the next rewritten loop's entry do
  * not count. {@code pending}, a local set to 0 on entry to the method, says whether this activation of the
  * method has handed work to the pipeline since it last synced: only its own loops can have (a call, a
  * return and a throw are read points), so a loop that is never offloaded costs a compare and no call.
+ * {@code timed}, also 0 on entry, names the loop whose original run the pipeline asked to time.
  */
 final class LoopRewriter {
 
@@ -56,6 +60,23 @@ final class LoopRewriter {
     }
     Set<AbstractInsnNode> synced = new HashSet<>();
     for (LabelNode exit : exits) insertSync(il, exit, preambles, synced, scratch);
+    // After the syncs: the check must not count as the read point a sync goes before.
+    for (int p = 0; p < plans.size(); p++) il.insert(exits[p], reportTimedRun(siteIds[p], scratch));
+  }
+
+  /** {@code if (timed == siteId + 1) { LoopBridge.ran(siteId); timed = 0; }} */
+  private static InsnList reportTimedRun(int siteId, Scratch scratch) {
+    InsnList il = new InsnList();
+    LabelNode done = new LabelNode();
+    il.add(new VarInsnNode(Opcodes.ILOAD, scratch.timed()));
+    push(il, siteId + 1);
+    il.add(new JumpInsnNode(Opcodes.IF_ICMPNE, done));
+    push(il, siteId);
+    il.add(bridgeCall(LoopBridge.RAN, LoopBridge.RAN_DESC));
+    il.add(new InsnNode(Opcodes.ICONST_0));
+    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.timed()));
+    il.add(done);
+    return il;
   }
 
   /** A call of the bridge's entry point {@code name}; both strings are {@link LoopBridge}'s own constants. */
@@ -95,7 +116,7 @@ final class LoopRewriter {
     il.add(pre);
     emitArguments(il, plan, minLength, scratch, fallback);
     il.add(argsEnd);
-    emitSubmit(il, plan, siteId, scratch, fallback);
+    emitSubmit(il, plan, siteId, scratch, fallback, true);
     setPending(il, scratch);
     emitResults(il, plan, scratch);
     il.add(new JumpInsnNode(Opcodes.GOTO, exit));
@@ -109,19 +130,21 @@ final class LoopRewriter {
 
   /**
    * Local slots past the method's own: the limit, the arrays and the scalars of a submit call, the
-   * {@code pending} flag (set to 0 on entry to the method), and {@code estimate} slots for a nest's
-   * {@link WorkEstimate}.
+   * {@code pending} and {@code timed} flags (set to 0 on entry to the method), and {@code estimate} slots for
+   * a nest's {@link WorkEstimate}.
    */
-  record Scratch(int limit, int arrays, int scalars, int pending, int estimate) {
+  record Scratch(int limit, int arrays, int scalars, int pending, int timed, int estimate) {
     static Scratch allocate(MethodNode method, List<LoopAnalyzer.Plan> plans) {
       int first = method.maxLocals;
       int estimateSlots = 0;
       for (LoopAnalyzer.Plan p : plans) estimateSlots = Math.max(estimateSlots, WorkEstimate.slots(p.site().template()));
-      method.maxLocals += 4 + estimateSlots;
-      Scratch s = new Scratch(first, first + 1, first + 2, first + 3, first + 4);
+      method.maxLocals += 5 + estimateSlots;
+      Scratch s = new Scratch(first, first + 1, first + 2, first + 3, first + 4, first + 5);
       InsnList init = new InsnList();
-      init.add(new InsnNode(Opcodes.ICONST_0));
-      init.add(new VarInsnNode(Opcodes.ISTORE, s.pending()));
+      for (int flag : new int[] {s.pending(), s.timed()}) {
+        init.add(new InsnNode(Opcodes.ICONST_0));
+        init.add(new VarInsnNode(Opcodes.ISTORE, flag));
+      }
       method.instructions.insert(init);
       return s;
     }
@@ -149,10 +172,17 @@ final class LoopRewriter {
   /**
    * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
-   * {@code minLength}.
+   * {@code minLength}, or when a class whose static initializer an inlined call would run is not initialized
+   * yet (the original loop then makes that call).
    */
   static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int minLength, Scratch scratch, LabelNode decline) {
     int ivar = plan.ivar();
+    // First, before any recipe could read a static field of one of those classes.
+    for (String c : plan.initializedClasses()) {
+      il.add(new LdcInsnNode(Type.getObjectType(c)));
+      il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
+      il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
+    }
     copy(il, plan.limitRecipe());
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     if (minLength > 0) {
@@ -203,15 +233,36 @@ final class LoopRewriter {
     il.add(new VarInsnNode(Opcodes.ASTORE, scratch.scalars()));
   }
 
-  /** Calls {@code LoopBridge.submit} with the evaluated arguments; jumps to {@code decline} when it returns false. */
-  static void emitSubmit(InsnList il, LoopAnalyzer.Plan plan, int siteId, Scratch scratch, LabelNode decline) {
+  /**
+   * Calls {@code LoopBridge.submit} with the evaluated arguments; jumps to {@code decline} unless it returns
+   * {@link LoopBridge#TAKEN}. With {@code timing}, a {@link LoopBridge#TIMED} answer first sets {@code timed}
+   * to the site, so that the loop's exit reports the original run; without it (inside a region, whose code
+   * runs as a whole), it only declines.
+   */
+  static void emitSubmit(InsnList il, LoopAnalyzer.Plan plan, int siteId, Scratch scratch, LabelNode decline,
+      boolean timing) {
     push(il, siteId);
     il.add(new VarInsnNode(Opcodes.ALOAD, scratch.arrays()));
     il.add(new VarInsnNode(Opcodes.ALOAD, scratch.scalars()));
     il.add(new VarInsnNode(Opcodes.ILOAD, plan.ivar()));
     il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
     il.add(bridgeCall(LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC));
-    il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
+    if (!timing) {
+      push(il, LoopBridge.TAKEN);
+      il.add(new JumpInsnNode(Opcodes.IF_ICMPNE, decline));
+      return;
+    }
+    LabelNode taken = new LabelNode();
+    il.add(new InsnNode(Opcodes.DUP));
+    push(il, LoopBridge.TAKEN);
+    il.add(new JumpInsnNode(Opcodes.IF_ICMPEQ, taken));
+    push(il, LoopBridge.TIMED);
+    il.add(new JumpInsnNode(Opcodes.IF_ICMPNE, decline));
+    push(il, siteId + 1);
+    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.timed()));
+    il.add(new JumpInsnNode(Opcodes.GOTO, decline));
+    il.add(taken);
+    il.add(new InsnNode(Opcodes.POP));
   }
 
   /** Stores the accumulators' results and the induction variable's final value from the scalars. */

@@ -45,15 +45,28 @@ final class MethodContext {
     return loops;
   }
 
-  MethodContext forMethod(MethodNode other) {
-    return new MethodContext(owner, other, hierarchy);
+  /** Method {@code other} of class {@code cls}, which is this method's class or one whose code was read. */
+  MethodContext forMethod(ClassNode cls, MethodNode other) {
+    return new MethodContext(cls, other, hierarchy);
   }
 
-  MethodNode findMethod(String name, String desc) {
-    for (MethodNode mn : owner.methods) {
-      if (mn.name.equals(name) && mn.desc.equals(desc) && (mn.access & Opcodes.ACC_STATIC) != 0) return mn;
+  /** The static ({@code isStatic}) or instance method {@code name desc} that {@code cls} declares, or null. */
+  static MethodNode findMethod(ClassNode cls, String name, String desc, boolean isStatic) {
+    for (MethodNode mn : cls.methods) {
+      if (mn.name.equals(name) && mn.desc.equals(desc) && ((mn.access & Opcodes.ACC_STATIC) != 0) == isStatic) {
+        return mn;
+      }
     }
     return null;
+  }
+
+  /** Whether local 0 holds {@code this} wherever it is read: an instance method that never stores to it. */
+  boolean localZeroIsThis() {
+    if ((method.access & Opcodes.ACC_STATIC) != 0) return false;
+    for (AbstractInsnNode in : insns) {
+      if (in instanceof VarInsnNode v && v.var == 0 && v.getOpcode() == Opcodes.ASTORE) return false;
+    }
+    return true;
   }
 
   boolean tryCatchBlocksEmpty() { return method.tryCatchBlocks.isEmpty(); }

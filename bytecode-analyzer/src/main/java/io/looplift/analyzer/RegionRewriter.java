@@ -300,7 +300,7 @@ final class RegionRewriter {
       } else {
         LoopAnalyzer.Plan p = (LoopAnalyzer.Plan) part;
         LoopRewriter.emitArguments(il, p, minLength, scratch, abort);
-        LoopRewriter.emitSubmit(il, p, siteIds[loop++], scratch, abort);
+        LoopRewriter.emitSubmit(il, p, siteIds[loop++], scratch, abort, false);
         LoopRewriter.emitResults(il, p, scratch);
       }
     }

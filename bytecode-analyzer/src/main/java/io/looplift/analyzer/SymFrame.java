@@ -24,7 +24,8 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  * memory (the elements the current segment has stored so far on this path, with the values a later load of
  * them sees) and the segment's epoch (see {@link io.looplift.ir.Stmt} and {@link Load#epoch()}). Array loads
  * and stores go through the memory, so a load of an element stored earlier in the same segment yields the
- * stored value; static calls go through the frame so that an inlined helper continues the caller's path;
+ * stored value; static calls, and the calls on {@code this} that may be inlined, go through the frame so
+ * that an inlined helper continues the caller's path;
  * every other instruction is ASM's. A new frame's locals are {@link SymValue#UNKNOWN}. Executes only with a
  * {@link SymInterpreter}.
  */
@@ -121,6 +122,14 @@ final class SymFrame extends Frame<SymValue> {
         List<SymValue> args = new ArrayList<>();
         for (int k = 0; k < params.length; k++) args.add(0, pop());
         SymValue result = sym.invoke(mi, args, this);
+        if (Type.getReturnType(mi.desc).getSort() != Type.VOID) push(result);
+      }
+      case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL -> {
+        MethodInsnNode mi = (MethodInsnNode) insn;
+        Type[] params = Type.getArgumentTypes(mi.desc);
+        List<SymValue> args = new ArrayList<>();
+        for (int k = 0; k < params.length; k++) args.add(0, pop());
+        SymValue result = sym.invokeInstance(mi, pop(), args, this);
         if (Type.getReturnType(mi.desc).getSort() != Type.VOID) push(result);
       }
       // ASM's Frame executes ret without asking the interpreter.

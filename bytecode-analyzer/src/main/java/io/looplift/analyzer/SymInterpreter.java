@@ -19,12 +19,14 @@ import java.util.List;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Interpreter;
 
 /**
@@ -33,15 +35,15 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  * {@link Nodes.Table}; loop-invariant inputs (fields, array lengths, rows of invariant arrays of arrays)
  * become parameters or references of the {@link LoopBody}, each with the recipe that recomputes it before
  * the loop; rows that change with the loop variables become rows of an array of arrays; calls to small
- * static helpers of the same class are inlined by walking the helper with a {@link BlockWalker}, inner loops
- * included. Whatever a loop body may not do is rejected with a {@link Rejection} whose message a user can
- * read.
+ * static helpers (of any class outside the JDK) and to private or final methods on {@code this} are inlined
+ * by walking the helper with a {@link BlockWalker}, inner loops included. Whatever a loop body may not do
+ * is rejected with a {@link Rejection} whose message a user can read.
  *
  * <p>Three kinds of instructions never reach the ASM operations: the primitive array loads and stores, which
  * {@link SymFrame} executes with {@link #element}, {@link #load} and {@link #store} because they consult and
- * update its array memory; static calls, which it executes with {@link #invoke} so that an inlined helper
- * continues its path; and jumps and returns, which {@link BlockWalker} turns into path conditions and
- * exits. One instance per loop and pass; not thread-safe.
+ * update its array memory; static calls and calls on {@code this}, which it executes with {@link #invoke}
+ * and {@link #invokeInstance} so that an inlined helper continues its path; and jumps and returns, which
+ * {@link BlockWalker} turns into path conditions and exits. One instance per loop and pass; not thread-safe.
  */
 final class SymInterpreter extends Interpreter<SymValue> {
   private static final int MAX_INLINE_DEPTH = 4;
@@ -52,12 +54,15 @@ final class SymInterpreter extends Interpreter<SymValue> {
   private final Nodes.Table table = new Nodes.Table();
   /** How many inlined helper calls deep the instructions being executed are (0: the loop body). */
   private int depth;
+  /** The class whose code is being executed: the loop's, or that of an inlined helper of another class. */
+  private ClassNode current;
 
   /** An interpreter for a loop of {@code ctx}'s method that records what the loop reads and writes in {@code body}. */
   SymInterpreter(MethodContext ctx, LoopBody body) {
     super(Opcodes.ASM9);
     this.ctx = ctx;
     this.body = body;
+    this.current = ctx.owner;
   }
 
   /** The canonical instance of {@code node}. */
@@ -230,15 +235,15 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * Calls other than {@code invokestatic} (which {@link SymFrame} executes with {@link #invoke}).
+   * Calls other than {@code invokestatic}, {@code invokevirtual} and {@code invokespecial} (which
+   * {@link SymFrame} executes with {@link #invoke} and {@link #invokeInstance}).
    *
-   * @throws Rejection for {@code invokevirtual}, {@code invokespecial}, {@code invokeinterface},
-   *     {@code invokedynamic} and {@code multianewarray}
+   * @throws Rejection for {@code invokeinterface}, {@code invokedynamic} and {@code multianewarray}
    */
   @Override
   public SymValue naryOperation(AbstractInsnNode insn, List<? extends SymValue> values) {
     switch (insn.getOpcode()) {
-      case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC ->
+      case Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC ->
           throw new Rejection("calls " + describe(insn) + " (not known to be pure)");
       case Opcodes.MULTIANEWARRAY -> throw new Rejection("allocates inside the loop");
       default -> throw unsupported(insn);
@@ -404,6 +409,13 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   /** A read of the field {@code insn} names, recomputed before the loop by {@code recipe}. */
   private SymValue field(FieldInsnNode insn, List<AbstractInsnNode> recipe) {
+    // The recipe runs in the loop's method, before the loop: a helper of another class may read only what
+    // that method could.
+    if (current != ctx.owner && !ctx.hierarchy.fieldAccessibleFrom(insn.owner, insn.name, insn.desc, ctx.owner.name)) {
+      throw new Rejection("calls a helper of another class that reads its field " + insn.name);
+    }
+    // A static field's first read initializes its class: before the loop, only once Java has done so.
+    if (insn.getOpcode() == Opcodes.GETSTATIC && !insn.owner.equals(ctx.owner.name)) requireInitialized(insn.owner);
     Boolean vol = ctx.hierarchy.isVolatile(insn.owner, insn.name, insn.desc);
     if (vol == null) throw new Rejection("reads field " + insn.name + " of a class the analysis cannot see");
     if (vol) throw new Rejection("reads volatile field " + insn.name);
@@ -434,9 +446,11 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   /**
    * Executes {@code invokestatic} of {@code mi} with {@code args} on the path of {@code frame}: a pure JDK
-   * method ({@link MathCalls}) becomes IR; a small static helper of the same class is inlined, its loops and
-   * stores included, continuing the caller's path (its loads see the caller's stores, and the caller sees
-   * its stores). Returns the result, or null for a void helper.
+   * method ({@link MathCalls}) becomes IR; a small static helper is inlined, its loops and stores included,
+   * continuing the caller's path (its loads see the caller's stores, and the caller sees its stores). The
+   * helper may be of the class whose code calls it, or of another class outside the JDK whose class file
+   * the loop's class loader can read (static methods are bound by name: no other class can replace it).
+   * Returns the result, or null for a void helper.
    *
    * @throws Rejection for any other method, and for a helper that is too large, nested too deep, native,
    *     abstract or synchronized, has exception handlers, or returns a reference
@@ -444,9 +458,64 @@ final class SymInterpreter extends Interpreter<SymValue> {
   SymValue invoke(MethodInsnNode mi, List<SymValue> args, SymFrame frame) {
     Node intrinsic = MathCalls.translate(this, mi, args);
     if (intrinsic != null) return SymValue.primitive(intrinsic, null);
-    if (!mi.owner.equals(ctx.owner.name)) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
-    MethodNode callee = ctx.findMethod(mi.name, mi.desc);
-    if (callee == null || (callee.access & (Opcodes.ACC_NATIVE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_SYNCHRONIZED)) != 0
+    ClassNode holder = null;
+    MethodNode callee = null;
+    for (String c = mi.owner; c != null && callee == null; c = holder.superName) {
+      holder = c.equals(current.name) ? current : ctx.hierarchy.findWithCode(c);
+      if (holder == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+      callee = MethodContext.findMethod(holder, mi.name, mi.desc, true);
+    }
+    if (callee == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    // Java initializes a class at the first call of one of its static methods: offloaded, the call is never
+    // made, so the loop is offloaded only once the class is initialized (the rewritten code asks the
+    // bridge, naming the class with ldc, which needs it accessible from the loop's class).
+    if (holder != ctx.owner) requireInitialized(holder.name);
+    return inline(mi, holder, callee, args, frame);
+  }
+
+  /**
+   * Notes that class {@code c} (internal name), which the original loop may initialize, must be initialized
+   * before the loop runs offloaded, when initializing it runs a static initializer outside the JDK.
+   *
+   * @throws Rejection when the loop's class cannot name {@code c}
+   */
+  private void requireInitialized(String c) {
+    if (!ctx.hierarchy.hasStaticInitializer(c)) return;
+    if (!ctx.hierarchy.classAccessibleFrom(c, ctx.owner.name)) {
+      throw new Rejection("uses " + c.replace('/', '.') + ", a class with a static initializer that "
+          + ctx.owner.name.replace('/', '.') + " cannot name");
+    }
+    body.initializedClasses.add(c);
+  }
+
+  /**
+   * Executes {@code invokevirtual} or {@code invokespecial} of {@code mi} on {@code receiver} with
+   * {@code args}: inlined like a static helper when no other method can run in its place and no null
+   * check is lost, that is, when the receiver is {@code this} in a method of the loop's class, and the
+   * method is one of that class that is private or final, or the class is final.
+   *
+   * @throws Rejection for any other call
+   */
+  SymValue invokeInstance(MethodInsnNode mi, SymValue receiver, List<SymValue> args, SymFrame frame) {
+    if (current != ctx.owner || !mi.owner.equals(ctx.owner.name) || mi.name.startsWith("<")) {
+      throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    }
+    List<AbstractInsnNode> recipe = receiver.recipe();
+    boolean onThis = recipe != null && recipe.size() == 1 && recipe.get(0) instanceof VarInsnNode v
+        && v.getOpcode() == Opcodes.ALOAD && v.var == 0 && ctx.localZeroIsThis();
+    if (!onThis) throw new Rejection("calls " + describe(mi) + " on an object other than this");
+    MethodNode callee = MethodContext.findMethod(ctx.owner, mi.name, mi.desc, false);
+    boolean bound = callee != null && ((callee.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
+        || (ctx.owner.access & Opcodes.ACC_FINAL) != 0);
+    if (!bound) throw new Rejection("calls " + describe(mi) + " (a subclass may override it)");
+    List<SymValue> all = new ArrayList<>(args.size() + 1);
+    all.add(receiver);
+    all.addAll(args);
+    return inline(mi, ctx.owner, callee, all, frame);
+  }
+
+  private SymValue inline(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<SymValue> args, SymFrame frame) {
+    if ((callee.access & (Opcodes.ACC_NATIVE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_SYNCHRONIZED)) != 0
         || callee.instructions.size() > MAX_INLINE_SIZE || depth >= MAX_INLINE_DEPTH) {
       throw new Rejection("calls " + describe(mi) + " (too large or not inlinable)");
     }
@@ -454,12 +523,15 @@ final class SymInterpreter extends Interpreter<SymValue> {
     if (ret.getSort() == Type.OBJECT || ret.getSort() == Type.ARRAY) {
       throw new Rejection("calls " + describe(mi) + " (only helpers that return a number or nothing are inlined)");
     }
-    MethodContext helper = ctx.forMethod(callee);
+    MethodContext helper = ctx.forMethod(holder, callee);
+    ClassNode caller = current;
+    current = holder;
     depth++;
     try {
       return inline(helper, args, frame, ret.getSort() != Type.VOID);
     } finally {
       depth--;
+      current = caller;
     }
   }
 

@@ -34,6 +34,8 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
   public static int regionsAborted;
   /** When set, {@link #endRegion} declines every region, so the original code runs. */
   public static boolean declineRegions;
+  /** The classes {@link #initialized} says are initialized (a test adds them once the program initialized them). */
+  public static final java.util.Set<Class<?>> INITIALIZED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** A temporary of the current region: what {@link #temp} returns instead of an array. */
   private record Temp(int length, int type) {}
@@ -51,12 +53,33 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
   }
 
   @Override
-  public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
-    return submitLoop(siteId, arrays, scalars, start, limit);
+  public boolean initialized(Class<?> c) {
+    return INITIALIZED.contains(c);
+  }
+
+  @Override
+  public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    if (timeOriginals) {
+      timing = siteId;
+      return LoopBridge.TIMED;
+    }
+    return submitLoop(siteId, arrays, scalars, start, limit) ? LoopBridge.TAKEN : LoopBridge.DECLINED;
   }
 
   @Override
   public void sync() { syncs++; }
+
+  /** When set, every loop is declined with a request to time its original run. */
+  public static boolean timeOriginals;
+  /** The site asked to be timed last, or -1. */
+  public static int timing = -1;
+  /** The sites whose original runs reported completion, in order. */
+  public static final List<Integer> RAN = new CopyOnWriteArrayList<>();
+
+  @Override
+  public void ran(int siteId) {
+    RAN.add(siteId);
+  }
 
   @Override
   public void beginRegion(int regionId) { begin(); }

@@ -180,7 +180,7 @@ class LoopPrescanTest {
   }
 
   static Stream<String> sources() {
-    return Stream.of("Shapes", "NestShapes", "ReductionShapes", "RegionShapes", "PrescanShapes", "test-apps");
+    return Stream.of("Shapes", "NestShapes", "ReductionShapes", "RegionShapes", "PrescanShapes", "HelperShapes", "test-apps");
   }
 
   /**
@@ -263,14 +263,14 @@ class LoopPrescanTest {
         if (isArrayAccess(insns[k])) touches.set(m);
         for (LabelNode target : Cfg.targets(insns[k])) {
           int t = cn.methods.get(m).instructions.indexOf(target);
-          if (t <= k && (!clean || !anyRejected(insns, t, k))) ranges.add(new int[] {t, k});
+          if (t <= k && (!clean || !anyRejected(cn, insns, t, k))) ranges.add(new int[] {t, k});
         }
       }
       for (int k = 0; k < insns.length; k++) {
         boolean inLoop = false;
         for (int[] r : ranges) inLoop |= r[0] <= k && k <= r[1];
         if (inLoop && isArrayAccess(insns[k])) candidates.set(m);
-        if (insns[k] instanceof MethodInsnNode mi && mi.getOpcode() == Opcodes.INVOKESTATIC) {
+        if (insns[k] instanceof MethodInsnNode mi && mi.getOpcode() != Opcodes.INVOKEINTERFACE) {
           if (mi.owner.equals(io.looplift.bridge.LoopBridge.INTERNAL_NAME)) return new BitSet();
           if (!mi.owner.equals(cn.name)) continue;
           for (int c = 0; c < n; c++) {
@@ -295,19 +295,32 @@ class LoopPrescanTest {
     return candidates;
   }
 
-  /** Whether an instruction from {@code from} to {@code to} is one the analyzer rejects in any loop. */
-  private static boolean anyRejected(AbstractInsnNode[] insns, int from, int to) {
+  /**
+   * Whether an instruction from {@code from} to {@code to} is one the analyzer rejects in any loop of class
+   * {@code self} (a call on an object is, unless of a method of {@code self} that no subclass can override).
+   */
+  private static boolean anyRejected(ClassNode self, AbstractInsnNode[] insns, int from, int to) {
     for (int k = from; k <= to; k++) {
       int op = insns[k].getOpcode();
       boolean rejected = switch (op) {
+        case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL -> !bound(self, (MethodInsnNode) insns[k]);
         case Opcodes.ACONST_NULL, Opcodes.AASTORE, Opcodes.DUP2_X2, Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH,
-            Opcodes.PUTSTATIC, Opcodes.PUTFIELD, Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL,
-            Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC, Opcodes.NEW, Opcodes.NEWARRAY, Opcodes.ANEWARRAY,
+            Opcodes.PUTSTATIC, Opcodes.PUTFIELD, Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC, Opcodes.NEW, Opcodes.NEWARRAY, Opcodes.ANEWARRAY,
             Opcodes.ATHROW, Opcodes.CHECKCAST, Opcodes.INSTANCEOF, Opcodes.MONITORENTER, Opcodes.MONITOREXIT,
             Opcodes.MULTIANEWARRAY -> true;
         default -> op >= Opcodes.IRETURN && op <= Opcodes.RETURN;
       };
       if (rejected) return true;
+    }
+    return false;
+  }
+
+  private static boolean bound(ClassNode self, MethodInsnNode mi) {
+    if (!mi.owner.equals(self.name)) return false;
+    for (MethodNode m : self.methods) {
+      if (m.name.equals(mi.name) && m.desc.equals(mi.desc)) {
+        return (self.access & Opcodes.ACC_FINAL) != 0 || (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0;
+      }
     }
     return false;
   }

@@ -20,6 +20,7 @@ final class Rewritten {
   final Class<?> original;
   final Class<?> lifted;
   private final Map<String, List<LoopSite>> sites = new HashMap<>();
+  private final Map<LoopSite, Integer> ids = new java.util.IdentityHashMap<>();
 
   Rewritten(Class<?> original) throws Exception {
     this(original, 0);
@@ -39,6 +40,7 @@ final class Rewritten {
         synchronized (InterpretingDispatcher.SITES) {
           InterpretingDispatcher.SITES.add(site);
           sites.computeIfAbsent(site.method(), k -> new ArrayList<>()).add(site);
+          ids.put(site, InterpretingDispatcher.SITES.size() - 1);
           return InterpretingDispatcher.SITES.size() - 1;
         }
       }
@@ -76,6 +78,11 @@ final class Rewritten {
       if (s.accepted() && (kind == null || kind.equals(s.kind()))) return s;
     }
     return all.isEmpty() ? null : all.get(0);
+  }
+
+  /** The id this rewrite registered {@code site} under. */
+  int id(LoopSite site) {
+    return ids.get(site);
   }
 
   /** Every loop site of method {@code name} the analyzer reported, in order. */

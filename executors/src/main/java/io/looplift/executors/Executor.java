@@ -14,15 +14,6 @@ public interface Executor extends AutoCloseable {
   boolean supports(LoopTemplate template, ExecutionOptions options);
 
   /**
-   * Whether running {@code launch} here is expected to beat the original loop on the program thread. The
-   * pipeline runs the original loop instead when the answer is no and the user did not ask for every loop
-   * to be offloaded. Must not change the launch.
-   */
-  default boolean gains(Launch launch, ExecutionOptions options) {
-    return true;
-  }
-
-  /**
    * Runs {@code launch} to completion: writes its stores into the arrays and its accumulator results
    * into {@link Launch#accumulators()}.
    *

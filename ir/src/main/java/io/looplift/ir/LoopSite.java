@@ -19,17 +19,32 @@ import java.util.List;
  *     element (in-place calls such as {@code scale(x, k, x)})
  * @param parallel for a nest, the source names of the variables of the loops whose iterations run in
  *     parallel, outermost first (e.g. {@code [i, j]}); empty otherwise
+ * @param classHash a hash of the class file the loop is in, which changes when the file does (what the
+ *     executor selection measured for the loop holds while it stays the same); null when not known
  */
 public record LoopSite(String className, String method, String descriptor, int line, String kind,
-    LoopTemplate template, LoopShape shape, String reason, boolean readsBeforeWrites, List<String> parallel) {
+    LoopTemplate template, LoopShape shape, String reason, boolean readsBeforeWrites, List<String> parallel,
+    String classHash) {
   public LoopSite {
     parallel = List.copyOf(parallel);
+  }
+
+  /** A site whose class file is not known yet. */
+  public LoopSite(String className, String method, String descriptor, int line, String kind, LoopTemplate template,
+      LoopShape shape, String reason, boolean readsBeforeWrites, List<String> parallel) {
+    this(className, method, descriptor, line, kind, template, shape, reason, readsBeforeWrites, parallel, null);
   }
 
   /** A site that allows no aliasing between its arrays. */
   public LoopSite(String className, String method, String descriptor, int line, String kind, LoopTemplate template,
       LoopShape shape, String reason) {
     this(className, method, descriptor, line, kind, template, shape, reason, false, List.of());
+  }
+
+  /** This site in the class file whose hash is {@code hash}. */
+  public LoopSite inClassFile(String hash) {
+    return new LoopSite(className, method, descriptor, line, kind, template, shape, reason, readsBeforeWrites,
+        parallel, hash);
   }
 
   /** How many loops deep the site is: 1 for a loop without loops inside, 0 when rejected. */

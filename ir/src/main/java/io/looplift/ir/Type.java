@@ -30,6 +30,20 @@ public enum Type {
   /** True for LONG and DOUBLE, which take two local-variable slots. */
   public boolean isWide() { return this == LONG || this == DOUBLE; }
 
+  /** The class of a Java array of this type's elements, e.g. {@code double[].class}. */
+  public Class<?> arrayClass() {
+    return switch (this) {
+      case BOOLEAN -> boolean[].class;
+      case BYTE -> byte[].class;
+      case CHAR -> char[].class;
+      case SHORT -> short[].class;
+      case INT -> int[].class;
+      case LONG -> long[].class;
+      case FLOAT -> float[].class;
+      case DOUBLE -> double[].class;
+    };
+  }
+
   /** Size of one array element in bytes. */
   public int byteSize() {
     return switch (this) {

@@ -59,6 +59,13 @@ final class JsonWriter {
     return this;
   }
 
+  /** Writes a number to three decimals, or null when it is not finite (JSON has no NaN or infinity). */
+  JsonWriter value(double d) {
+    separate();
+    out.append(Double.isFinite(d) ? String.format(java.util.Locale.ROOT, "%.3f", d) : "null");
+    return this;
+  }
+
   @Override
   public String toString() {
     return out.toString();

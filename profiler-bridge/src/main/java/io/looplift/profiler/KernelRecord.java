@@ -2,6 +2,7 @@ package io.looplift.profiler;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /** The kernel (CK) record of one generated kernel: its launches, time and the loop sites it served. */
 final class KernelRecord {
@@ -11,6 +12,11 @@ final class KernelRecord {
   final LongAdder launches = new LongAdder();
   final LongAdder timeNanos = new LongAdder();
   final ExecutorCounts executors = new ExecutorCounts();
+  /** Time and bytes spent moving arrays to and from a device, over all launches. */
+  final LongAdder transferNanos = new LongAdder();
+  final LongAdder transferBytes = new LongAdder();
+  /** Where the report reads the kernel's choice of executor from; null while it has none. */
+  volatile Supplier<SelectionInfo> selection;
   /**
    * Site ids served, in order of first launch. Copy-on-write: a kernel serves a handful of sites and
    * almost every launch finds its site already there, so the hot path is a scan with no lock.

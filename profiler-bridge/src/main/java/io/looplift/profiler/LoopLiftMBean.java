@@ -14,6 +14,12 @@ public interface LoopLiftMBean {
   /** Runs over all loop sites that fell back to the original bytecode. */
   long getFallbackRuns();
 
+  /** Kernel launches that verify mode checked against the reference executor. */
+  long getVerifiedLaunches();
+
+  /** Checked launches whose results differed from the reference executor's beyond what the options allow. */
+  long getVerifyMismatches();
+
   /** Loop sites seen so far, offloaded and rejected. */
   int getLoopCount();
 

@@ -27,6 +27,16 @@ final class MBeanView implements LoopLiftMBean {
   }
 
   @Override
+  public long getVerifiedLaunches() {
+    return profiler.verifiedLaunches();
+  }
+
+  @Override
+  public long getVerifyMismatches() {
+    return profiler.verifyMismatches();
+  }
+
+  @Override
   public int getLoopCount() {
     return profiler.loopCount();
   }

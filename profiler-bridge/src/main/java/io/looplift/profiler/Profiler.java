@@ -30,9 +30,9 @@ import javax.management.StandardMBean;
  * LoopLift's profiler: collects call-site and kernel records and shows them as the JSON report, a human
  * summary, JFR events and the MBean {@code io.looplift:type=LoopLift}.
  *
- * <p>Thread-safe. The run-time methods ({@link #offloaded}, {@link #fallback}, {@link #kernelLaunch}) take
- * no lock: counters are {@link java.util.concurrent.atomic.LongAdder}s and a JFR event is only filled in
- * when JFR has it enabled. A site id that {@link #siteAdded} never returned is ignored rather than
+ * <p>Thread-safe. The run-time methods ({@link #offloaded}, {@link #fallback}, {@link #kernelLaunch},
+ * {@link #verified}, {@link #mismatch}) take no lock: counters are
+ * {@link java.util.concurrent.atomic.LongAdder}s and a JFR event is only filled in when JFR has it enabled. A site id that {@link #siteAdded} never returned is ignored rather than
  * reported as an error, because the profiler must never make a loop fail. The reports are snapshots:
  * counters updated while a report is built may or may not be in it.
  */
@@ -52,6 +52,11 @@ public final class Profiler {
   private final AtomicLong kernelOrder = new AtomicLong();
   private volatile List<String> devices = List.of();
   private volatile Supplier<TraceCacheStats> traceCache = () -> TraceCacheStats.NONE;
+  /** Checked launches by kernel and executor ({@code kernelId + '\n' + executor}). */
+  private final Map<String, VerifyRecord> verified = new ConcurrentHashMap<>();
+  private final AtomicLong verifyOrder = new AtomicLong();
+  private volatile String verifyMode = "off";
+  private volatile int verifyEvery;
   private boolean mbeanRegistered; // guarded by this
   // Counted on every class-loading thread: adders, so that loading threads never contend on one counter.
   private final LongAdder transformClasses = new LongAdder();
@@ -138,8 +143,7 @@ public final class Profiler {
    */
   public void kernelLaunch(String kernelId, String executor, long nanos, int... siteIds) {
     String id = String.valueOf(kernelId);
-    KernelRecord k = kernels.get(id);
-    if (k == null) k = kernels.computeIfAbsent(id, x -> new KernelRecord(x, kernelOrder.getAndIncrement()));
+    KernelRecord k = kernel(id);
     k.launches.increment();
     k.timeNanos.add(Math.max(0, nanos));
     k.executors.add(executor);
@@ -152,6 +156,74 @@ public final class Profiler {
       event.kernelTime = nanos;
       event.commit();
     }
+  }
+
+  /**
+   * Adds to kernel {@code kernelId}'s transfers: {@code nanos} spent moving {@code bytes} of arrays to and from
+   * a device in one launch.
+   */
+  public void kernelTransfer(String kernelId, long nanos, long bytes) {
+    KernelRecord k = kernel(String.valueOf(kernelId));
+    k.transferNanos.add(Math.max(0, nanos));
+    k.transferBytes.add(Math.max(0, bytes));
+  }
+
+  /** Sets where the report reads site {@code siteId}'s choice of executor from, replacing an earlier source. */
+  public void siteSelection(int siteId, Supplier<SelectionInfo> source) {
+    SiteRecord site = site(siteId);
+    if (site != null) site.selection = Objects.requireNonNull(source, "source");
+  }
+
+  /** Sets where the report reads kernel {@code kernelId}'s choice of executor from, unless it has one. */
+  public void kernelSelection(String kernelId, Supplier<SelectionInfo> source) {
+    KernelRecord k = kernel(String.valueOf(kernelId));
+    if (k.selection == null) k.selection = Objects.requireNonNull(source, "source");
+  }
+
+  /**
+   * Sets what the report says verify mode is: {@code off}, {@code all}, or {@code sample} with one launch in
+   * {@code every} checked after a kernel's first.
+   */
+  public void verifyMode(String mode, int every) {
+    verifyEvery = every;
+    verifyMode = Objects.requireNonNull(mode, "mode");
+  }
+
+  /**
+   * Records one launch of kernel {@code kernelId} on {@code executor} that verify mode checked against the
+   * reference executor, matching or not. {@code worst} is the largest difference it found between a value
+   * and the reference's: in ulps for floating-point values (how many representable values apart), the
+   * absolute difference for integers; 0 when every value was bit-identical.
+   */
+  public void verified(String kernelId, String executor, long worst) {
+    VerifyRecord r = verifyRecord(kernelId, executor);
+    r.checked.increment();
+    r.worst.accumulate(Math.max(0, worst));
+  }
+
+  /**
+   * Records that a checked launch (already counted by {@link #verified}) differed from the reference beyond
+   * what the options allow, and emits a {@code looplift.VerifyMismatch} JFR event when JFR has it enabled.
+   */
+  public void mismatch(VerifyMismatch m) {
+    verifyRecord(m.kernelId(), m.executor()).mismatches.increment();
+    VerifyMismatchEvent event = new VerifyMismatchEvent();
+    if (event.isEnabled()) {
+      event.kernelId = m.kernelId();
+      event.executor = m.executor();
+      event.sites = m.sites();
+      event.location = m.location();
+      event.expected = m.expected();
+      event.actual = m.actual();
+      event.commit();
+    }
+  }
+
+  private VerifyRecord verifyRecord(String kernelId, String executor) {
+    String key = kernelId + '\n' + executor;
+    VerifyRecord r = verified.get(key);
+    return r != null ? r
+        : verified.computeIfAbsent(key, k -> new VerifyRecord(kernelId, executor, verifyOrder.getAndIncrement()));
   }
 
   /** Sets the devices the executors found, one human-readable description each, replacing earlier ones. */
@@ -213,13 +285,17 @@ public final class Profiler {
   /**
    * The report of DESIGN.md as one line of JSON:
    * {@code {"loops":[…],"traceCache":{"hits","misses"},"kernels":[…],"devices":[…],
-   * "transform":{"classes","nanos","deferred":{"classes","nanos"}}}}.
-   * Each loop has
+   * "transform":{"classes","nanos","deferred":{"classes","nanos"}},"verify":{…}}}. Each loop has
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
    * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
-   * {@code lastFallback}; each kernel has {@code id}, {@code executor}, {@code loops} (site ids),
-   * {@code launches} and {@code timeNanos}.
+   * {@code lastFallback}, and {@code selection} once the measured selection chose for it ({@link SelectionInfo});
+   * each kernel has {@code id}, {@code executor}, {@code loops} (site ids), {@code launches},
+   * {@code timeNanos}, {@code transferNanos}, {@code transferBytes} and {@code selection}. {@code verify} has
+   * {@code mode} ({@code off}, {@code sample} with {@code every}, or {@code all}), the totals {@code checked}
+   * and {@code mismatches}, and {@code kernels}: one entry per kernel and executor that had launches checked,
+   * with {@code id}, {@code executor}, {@code checked}, {@code mismatches} and {@code worst} (see
+   * {@link #verified}).
    */
   public String reportJson() {
     beforeReport.run();
@@ -247,8 +323,10 @@ public final class Profiler {
           .name("fallback").value(s.fallback.sum())
           .endObject()
           .name("timeNanos").value(s.timeNanos.sum())
-          .name("lastFallback").value(s.lastFallback)
-          .endObject();
+          .name("lastFallback").value(s.lastFallback);
+      SelectionInfo selection = selectionOf(s.selection);
+      if (selection != null) selection.write(w.name("selection"));
+      w.endObject();
     }
     w.endArray();
     TraceCacheStats tc = traceCache.get();
@@ -261,7 +339,11 @@ public final class Profiler {
       w.name("loops").beginArray();
       for (int siteId : k.sites()) w.value(siteId);
       w.endArray();
-      w.name("launches").value(k.launches.sum()).name("timeNanos").value(k.timeNanos.sum()).endObject();
+      w.name("launches").value(k.launches.sum()).name("timeNanos").value(k.timeNanos.sum())
+          .name("transferNanos").value(k.transferNanos.sum()).name("transferBytes").value(k.transferBytes.sum());
+      SelectionInfo selection = selectionOf(k.selection);
+      if (selection != null) selection.write(w.name("selection"));
+      w.endObject();
     }
     w.endArray();
     w.name("devices").beginArray();
@@ -272,7 +354,22 @@ public final class Profiler {
         .name("deferred").beginObject().name("classes").value(deferredClasses.sum())
         .name("nanos").value(deferredNanos.sum()).endObject()
         .endObject();
+    writeVerify(w);
     return w.endObject().toString();
+  }
+
+  private void writeVerify(JsonWriter w) {
+    List<VerifyRecord> records = verifySnapshot();
+    w.name("verify").beginObject().name("mode").value(verifyMode);
+    if (verifyMode.equals("sample")) w.name("every").value(verifyEvery);
+    w.name("checked").value(verifiedLaunches()).name("mismatches").value(verifyMismatches());
+    w.name("kernels").beginArray();
+    for (VerifyRecord r : records) {
+      w.beginObject().name("id").value(r.kernelId).name("executor").value(r.executor)
+          .name("checked").value(r.checked.sum()).name("mismatches").value(r.mismatches.sum())
+          .name("worst").value(r.worst.get()).endObject();
+    }
+    w.endArray().endObject();
   }
 
   /**
@@ -306,6 +403,8 @@ public final class Profiler {
             .append("  ").append(millis(t));
         String last = s.lastFallback;
         if (last != null) sb.append("  last fallback: ").append(last);
+        SelectionInfo selection = selectionOf(s.selection);
+        if (selection != null) sb.append("  chose ").append(selection.summary());
       } else {
         sb.append("  ").append(i.reason());
       }
@@ -321,11 +420,15 @@ public final class Profiler {
     TraceCacheStats tc = traceCache.get();
     sb.append(String.format(Locale.ROOT,
         "looplift: %d loops (%d offloaded, %d rejected), runs %d/%d, %s; %d kernels, %d launches, %s;"
-            + " trace cache %d hits, %d misses; %d classes examined in %s, %d analyzed later for the report in %s%n",
+            + " trace cache %d hits, %d misses; %d classes examined in %s, %d analyzed later for the report in %s",
         all.size(), offloadedSites, all.size() - offloadedSites, offloadedRuns, fallbackRuns, millis(nanos),
         ks.size(), launches, millis(kernelNanos), tc.hits(), tc.misses(), transformClasses.sum(),
         millis(transformNanos.sum()), deferredClasses.sum(), millis(deferredNanos.sum())));
-    return sb.toString();
+    if (!verifyMode.equals("off")) {
+      sb.append(String.format(Locale.ROOT, "; verify=%s %d checked, %d mismatches", verifyMode, verifiedLaunches(),
+          verifyMismatches()));
+    }
+    return sb.append('\n').toString();
   }
 
   /**
@@ -405,10 +508,37 @@ public final class Profiler {
     return transformNanos.sum();
   }
 
+  long verifiedLaunches() {
+    long n = 0;
+    for (VerifyRecord r : verified.values()) n += r.checked.sum();
+    return n;
+  }
+
+  long verifyMismatches() {
+    long n = 0;
+    for (VerifyRecord r : verified.values()) n += r.mismatches.sum();
+    return n;
+  }
+
   int loopCount() {
     beforeReport.run();
     synchronized (sitesLock) {
       return siteCount;
+    }
+  }
+
+  private KernelRecord kernel(String id) {
+    KernelRecord k = kernels.get(id);
+    return k != null ? k : kernels.computeIfAbsent(id, x -> new KernelRecord(x, kernelOrder.getAndIncrement()));
+  }
+
+  /** What {@code source} says now; null when there is none or it failed (the report goes on without it). */
+  private static SelectionInfo selectionOf(Supplier<SelectionInfo> source) {
+    if (source == null) return null;
+    try {
+      return source.get();
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 
@@ -427,6 +557,12 @@ public final class Profiler {
     List<KernelRecord> ks = new ArrayList<>(kernels.values());
     ks.sort(Comparator.comparingLong(k -> k.order));
     return ks;
+  }
+
+  private List<VerifyRecord> verifySnapshot() {
+    List<VerifyRecord> rs = new ArrayList<>(verified.values());
+    rs.sort(Comparator.comparingLong(r -> r.order));
+    return rs;
   }
 
   private static String where(SiteInfo i) {

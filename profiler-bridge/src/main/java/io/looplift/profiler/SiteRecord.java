@@ -1,6 +1,7 @@
 package io.looplift.profiler;
 
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /** The call-site (PC) record of one loop site: what it is and what its runs did. Thread-safe. */
 final class SiteRecord {
@@ -12,6 +13,8 @@ final class SiteRecord {
   final LongAdder timeNanos = new LongAdder();
   final ExecutorCounts executors = new ExecutorCounts();
   volatile String lastFallback;
+  /** Where the report reads the site's choice of executor from; null while it has none. */
+  volatile Supplier<SelectionInfo> selection;
 
   SiteRecord(int id, SiteInfo info) {
     this.id = id;

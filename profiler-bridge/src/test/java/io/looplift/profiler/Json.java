@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A strict test-side JSON parser (objects to {@link LinkedHashMap}, arrays to {@link List}, integers to
- * {@link Long}), so the tests check the report is well-formed without trusting the writer.
+ * {@link Long}, decimals without exponent to {@link Double}), so the tests check the report is well-formed without trusting the writer.
  */
 final class Json {
   private final String s;
@@ -125,12 +125,17 @@ final class Json {
     }
   }
 
-  private Long number() {
+  private Number number() {
     int start = pos;
     if (peek() == '-') pos++;
+    int digits = pos;
     while (pos < s.length() && Character.isDigit(s.charAt(pos))) pos++;
-    if (start == pos || (s.charAt(start) == '-' && pos == start + 1)) throw error("expected a value");
-    return Long.parseLong(s.substring(start, pos));
+    if (pos == digits) throw error("expected a value");
+    if (pos == s.length() || s.charAt(pos) != '.') return Long.parseLong(s.substring(start, pos));
+    int fraction = ++pos;
+    while (pos < s.length() && Character.isDigit(s.charAt(pos))) pos++;
+    if (pos == fraction) throw error("expected digits after the decimal point");
+    return Double.parseDouble(s.substring(start, pos));
   }
 
   private void ws() {

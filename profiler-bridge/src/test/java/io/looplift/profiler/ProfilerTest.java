@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -21,7 +22,8 @@ class ProfilerTest {
   @Test
   void emptyReport() {
     assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[],"
-        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}}}",
+        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}},"
+        + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}",
         new Profiler().reportJson());
   }
 
@@ -65,6 +67,19 @@ class ProfilerTest {
     p.kernelLaunch("k0", "opencl", 20, scale);
     p.kernelLaunch("k1", "jvm", 7, scale);
     p.kernelLaunch("fused", "jvm", 11, sum, scale);
+    p.kernelTransfer("k0", 12, 4096);
+    p.kernelTransfer("k0", 8, 4096);
+    Map<String, Double> times = new LinkedHashMap<>();
+    times.put("bytecode", 1.25);
+    times.put("jvm", 0.5);
+    times.put("opencl:0", Double.NaN);
+    SelectionInfo chosen = new SelectionInfo("jvm", "measured", times, Map.of("opencl:0", 0.125), 6, 9000,
+        "jvm (measured: fastest)");
+    p.siteSelection(scale, () -> chosen);
+    p.kernelSelection("fused", () -> chosen);
+    p.kernelSelection("k1", () -> {
+      throw new IllegalStateException("a source that fails leaves the selection out");
+    });
     p.traceCache(() -> new TraceCacheStats(5, 2, 1, 4, 3));
     p.devices(List.of("jvm: 16 threads", "opencl: NVIDIA H200"));
     p.classTransformed(300);
@@ -76,7 +91,8 @@ class ProfilerTest {
     String expected = "{\"loops\":["
         + "{\"id\":0,\"class\":\"demo.Demo\",\"method\":\"scale\",\"descriptor\":\"([F[F)V\",\"line\":12,"
         + "\"kind\":\"map\",\"status\":\"offloaded\",\"reason\":null,\"executor\":\"opencl\","
-        + "\"runs\":{\"offloaded\":3,\"fallback\":2},\"timeNanos\":175,\"lastFallback\":\"null array\"},"
+        + "\"runs\":{\"offloaded\":3,\"fallback\":2},\"timeNanos\":175,\"lastFallback\":\"null array\","
+        + "\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}},"
         + "{\"id\":1,\"class\":\"demo.Demo\",\"method\":\"copy\",\"descriptor\":\"([I)V\",\"line\":-1,"
         + "\"kind\":\"loop\",\"status\":\"rejected\",\"reason\":\"unknown call\",\"executor\":null,"
         + "\"runs\":{\"offloaded\":0,\"fallback\":0},\"timeNanos\":0,\"lastFallback\":null},"
@@ -85,14 +101,42 @@ class ProfilerTest {
         + "\"runs\":{\"offloaded\":0,\"fallback\":1},\"timeNanos\":0,\"lastFallback\":\"guard failed\"}],"
         + "\"traceCache\":{\"hits\":5,\"misses\":2,\"evictions\":1,\"regionHits\":4,\"regionMisses\":3},"
         + "\"kernels\":["
-        + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90},"
-        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7},"
-        + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11}],"
+        + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90,"
+        + "\"transferNanos\":20,\"transferBytes\":8192},"
+        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7,"
+        + "\"transferNanos\":0,\"transferBytes\":0},"
+        + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11,"
+        + "\"transferNanos\":0,\"transferBytes\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
         + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
-        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}}}";
+        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}},"
+        + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}";
     String json = p.reportJson();
     assertEquals(expected, json);
+    assertTrue(p.summary().contains("Demo.scale:12  map  opencl  runs 3/2  0.0 ms  last fallback: null array  chose jvm"
+        + " (measured: fastest)"), p.summary());
     Json.parse(json);
+  }
+
+  @Test
+  void verifyTotalsAndOneEntryPerKernelAndExecutor() {
+    Profiler p = new Profiler();
+    p.verifyMode("sample", 100);
+    p.verified("k0", "opencl", 0);
+    p.verified("k0", "opencl", 3);
+    p.verified("k0", "opencl", 1);
+    p.verified("k1", "opencl", 12);
+    p.mismatch(new VerifyMismatch("k1", "opencl", "demo.Demo.scale:12", "array 1[4]", "1.0", "2.0"));
+    p.verified("k1", "jvm", 0);
+    String json = p.reportJson();
+    assertTrue(json.endsWith(",\"verify\":{\"mode\":\"sample\",\"every\":100,\"checked\":5,\"mismatches\":1,"
+        + "\"kernels\":[{\"id\":\"k0\",\"executor\":\"opencl\",\"checked\":3,\"mismatches\":0,\"worst\":3},"
+        + "{\"id\":\"k1\",\"executor\":\"opencl\",\"checked\":1,\"mismatches\":1,\"worst\":12},"
+        + "{\"id\":\"k1\",\"executor\":\"jvm\",\"checked\":1,\"mismatches\":0,\"worst\":0}]}}"), json);
+    Json.parse(json);
+    assertEquals(5, p.verifiedLaunches());
+    assertEquals(1, p.verifyMismatches());
+    String[] lines = p.summary().split("\n");
+    assertTrue(lines[lines.length - 1].endsWith("; verify=sample 5 checked, 1 mismatches"), p.summary());
   }
 
   @Test

@@ -21,7 +21,7 @@ final class ArgumentTypes {
     for (int a : t.rowArrays()) rows[a] = true;
     classes = new Class<?>[types.length];
     for (int a = 0; a < types.length; a++) {
-      Class<?> flat = LaunchGuard.arrayClass(types[a]);
+      Class<?> flat = types[a].arrayClass();
       classes[a] = rows[a] ? flat.arrayType() : flat;
     }
   }

@@ -107,6 +107,7 @@ final class FlushWork implements ScheduledWork {
     for (int e : s.program().sequence.eliminatedLoops()) {
       PendingLoop l = s.loops().get(e);
       profiler.offloaded(l.entry.id(), "eliminated", 0);
+      if (l.decision != null) l.decision.selection().abandon(l.decision.choice());
       l.complete();
     }
     List<KernelSpec> kernels = s.program().sequence.kernels();

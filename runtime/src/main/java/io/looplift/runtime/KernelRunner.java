@@ -4,79 +4,128 @@ import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
+import io.looplift.executors.select.Choice;
+import io.looplift.executors.select.Offload;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.profiler.Profiler;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Runs one kernel launch on the first executor of the chain that supports it and succeeds, and records it
- * for the report. Thread-safe.
+ * Runs one kernel launch on the executor the {@link Selections} chose, reports its time back to the selection
+ * and records it for the report. When the chosen executor fails, the selection drops it for the kernel and
+ * names the next; when none is left, the executors not tried run it in order of preference (the reference
+ * executor, last, runs anything). With a {@link Verifier}, the launches it picks are checked against the
+ * reference executor before they count as done; a launch that differs gets the reference's results, and its
+ * executor is dropped for the kernel as if it had failed. Thread-safe.
  */
 final class KernelRunner {
-  private final List<Executor> executors;
+  private final Selections selections;
   private final ExecutionOptions options;
   private final Profiler profiler;
   private final Log log;
   private final LongSupplier clock;
+  private final Verifier verifier;
 
   /**
-   * @param executors in order of preference; a launch runs on the first that supports it, and on the next
-   *     one when that throws {@link ExecutionException}
-   * @param clock nanoseconds, for the time the report attributes to kernels and loops
+   * @param clock nanoseconds, for the time the report attributes to kernels and loops and the selection measures
+   * @param verifier checks launches against the reference executor; null when verify mode is off, which then
+   *     costs nothing
    */
-  KernelRunner(List<Executor> executors, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock) {
-    this.clock = clock;
-    this.executors = List.copyOf(executors);
+  KernelRunner(Selections selections, ExecutionOptions options, Profiler profiler, Log log, LongSupplier clock,
+      Verifier verifier) {
+    this.selections = selections;
     this.options = options;
     this.profiler = profiler;
     this.log = log;
+    this.clock = clock;
+    this.verifier = verifier;
   }
 
   ExecutionOptions options() { return options; }
 
   /** True when some executor supports {@code t}. */
   boolean supports(LoopTemplate t) {
-    for (Executor x : executors) {
-      if (x.supports(t, options)) return true;
-    }
-    return false;
-  }
-
-  /** True when the first executor that supports {@code launch}'s template expects to gain on it. */
-  boolean gains(Launch launch) {
-    for (Executor x : executors) {
-      if (x.supports(launch.template(), options)) return x.gains(launch, options);
+    for (Offload o : selections.open()) {
+      if (o.executor().supports(t, options)) return true;
     }
     return false;
   }
 
   /**
    * Runs {@code launch}, the kernel named {@code kernel} computing {@code loops}; returns false when every
-   * executor failed (none of them wrote anything, by the executor contract).
+   * executor failed (none of them wrote anything, by the executor contract). A kernel of one loop runs on
+   * what was chosen for that loop at its site; a kernel of several is chosen for here.
    */
   boolean run(Launch launch, String kernel, List<PendingLoop> loops) {
-    for (Executor x : executors) {
-      if (!x.supports(launch.template(), options)) continue;
-      long t0 = clock.getAsLong();
-      try {
-        x.execute(launch, options);
-      } catch (ExecutionException e) {
-        log.debugOnce("exec " + x.name() + " " + kernel, x.name() + " failed on " + loops.get(0).entry.where() + ": "
-            + e.getMessage() + "; trying the next executor");
-        continue;
+    boolean alone = loops.size() == 1 && loops.get(0).decision != null;
+    if (!alone) {
+      // The loops' own choices are not what runs: their sites learn nothing from this launch.
+      for (PendingLoop l : loops) {
+        if (l.decision != null) l.decision.selection().abandon(l.decision.choice());
       }
-      long nanos = clock.getAsLong() - t0;
-      int[] ids = new int[loops.size()];
-      for (int k = 0; k < ids.length; k++) {
-        PendingLoop l = loops.get(k);
-        ids[k] = l.entry.id();
-        // A fused kernel's time is shared evenly among its loops.
-        profiler.offloaded(ids[k], x.name(), nanos / ids.length);
-      }
-      profiler.kernelLaunch(kernel, x.name(), nanos, ids);
-      return true;
+    }
+    Selections.Decision decision = alone ? loops.get(0).decision : selections.kernel(launch, loops).orElse(null);
+    List<Executor> failed = new ArrayList<>();
+    Choice choice = decision == null ? null : decision.choice();
+    while (choice != null && !choice.bytecode()) {
+      Executor x = selections.executor(choice);
+      String error = x == null ? "not open" : attempt(x, launch, kernel, loops, decision, choice);
+      if (error == null) return true;
+      if (x != null) failed.add(x);
+      choice = decision.selection().failed(choice, error).orElse(null);
+    }
+    // Nothing chosen is left (or the bytecode, which loops already queued cannot go back to).
+    for (Offload o : selections.open()) {
+      Executor x = o.executor();
+      if (failed.contains(x) || !x.supports(launch.template(), options)) continue;
+      if (attempt(x, launch, kernel, loops, null, null) == null) return true;
     }
     return false;
+  }
+
+  /**
+   * Runs {@code launch} on {@code x}; returns null when it completed (with the reference's results, if verify
+   * mode found the executor's wrong), else why not. A completed run's time, less what later launches do not
+   * pay, goes to the selection when {@code decision} made {@code choice}; a wrong one drops the executor there.
+   */
+  private String attempt(Executor x, Launch launch, String kernel, List<PendingLoop> loops,
+      Selections.Decision decision, Choice choice) {
+    if (verifier != null && verifier.takenOff(kernel, x)) return "differed from the reference executor before";
+    LaunchCopy before = verifier == null ? null : verifier.copy(launch, kernel, x);
+    long t0 = clock.getAsLong();
+    try {
+      x.execute(launch, options);
+    } catch (ExecutionException e) {
+      log.debugOnce("exec " + x.name() + " " + kernel, x.name() + " failed on " + loops.get(0).entry.where() + ": "
+          + e.getMessage() + "; trying the next executor");
+      return e.getMessage();
+    }
+    long nanos = clock.getAsLong() - t0;
+    recordRun(x, launch, kernel, loops, nanos);
+    boolean right = before == null || verifier.check(before, launch, kernel, x, loops);
+    if (decision == null) return null;
+    if (right) {
+      decision.selection().record(choice, Math.max(0, nanos - launch.setupNanos()), launch.transferNanos());
+    } else {
+      // The launch is complete with the reference's results; what the selection would run next is not needed.
+      decision.selection().failed(choice, "differed from the reference executor")
+          .ifPresent(next -> decision.selection().abandon(next));
+    }
+    profiler.kernelSelection(kernel, () -> Selections.info(decision.selection()));
+    return null;
+  }
+
+  private void recordRun(Executor x, Launch launch, String kernel, List<PendingLoop> loops, long nanos) {
+    int[] ids = new int[loops.size()];
+    for (int k = 0; k < ids.length; k++) {
+      PendingLoop l = loops.get(k);
+      ids[k] = l.entry.id();
+      // A fused kernel's time is shared evenly among its loops.
+      profiler.offloaded(ids[k], x.name(), nanos / ids.length);
+    }
+    profiler.kernelLaunch(kernel, x.name(), nanos, ids);
+    if (launch.transferBytes() > 0) profiler.kernelTransfer(kernel, launch.transferNanos(), launch.transferBytes());
   }
 }

@@ -1,7 +1,6 @@
 package io.looplift.runtime;
 
 import io.looplift.ir.LoopTemplate;
-import io.looplift.ir.Type;
 import java.util.Arrays;
 
 /**
@@ -49,18 +48,5 @@ final class LaunchGuard {
       plans = a;
     }
     return p;
-  }
-
-  static Class<?> arrayClass(Type t) {
-    return switch (t) {
-      case BOOLEAN -> boolean[].class;
-      case BYTE -> byte[].class;
-      case CHAR -> char[].class;
-      case SHORT -> short[].class;
-      case INT -> int[].class;
-      case LONG -> long[].class;
-      case FLOAT -> float[].class;
-      case DOUBLE -> double[].class;
-    };
   }
 }

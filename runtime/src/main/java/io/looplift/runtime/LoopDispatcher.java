@@ -11,18 +11,22 @@ import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
- * The pipeline behind {@link LoopBridge}. A submitted loop's guards are checked, then it joins the calling
- * thread's queue. The queue is flushed at a read point ({@link #sync}), at its length or bytes limit, or by
- * a reduction, whose results the caller reads as soon as submit returns: the {@link ProgramBuilder} finds the
- * queued sequence in the trace cache or compiles it (fusing loops), and the E-scheduler runs the program —
- * on the calling thread when it is about to wait anyway, else in the background. A region's loops are
- * recorded apart and go to the E-scheduler together at {@link #endRegion}.
+ * The pipeline behind {@link LoopBridge}. The {@link Selections} choose what runs a submitted loop: its original
+ * bytecode (the caller runs it, timed when it is a measuring run) or an executor, in which case its guards are
+ * checked and it joins the calling thread's queue. The queue is flushed at a read point ({@link #sync}), at its
+ * length or bytes limit, or by a reduction, whose results the caller reads as soon as submit returns: the {@link
+ * ProgramBuilder} finds the queued sequence in the trace cache or compiles it (fusing loops), and the
+ * E-scheduler runs the program — on the calling thread when it is about to wait anyway, else in the background.
+ * A region's loops are recorded apart and go to the E-scheduler together at {@link #endRegion}.
  *
  * <p>Thread-safe: each program thread has its own {@link ThreadWork}; the builder, runner and scheduler are
- * shared. Never throws: any failure makes {@link #submit} return false after the calling thread's earlier
+ * shared. Never throws: any failure makes {@link #submit} decline after the calling thread's earlier
  * work has completed, so the original loop that then runs sees every result it would have seen without the
  * agent.
  */
@@ -43,7 +47,9 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final Log log;
   private final LaunchGuard guard = new LaunchGuard();
   private final int queueLimit;
-  private final boolean everyLoop;
+  private final Selections selections;
+  private final LongSupplier clock;
+  private final Predicate<Class<?>> initialized;
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
   /**
    * Loops queued and programs handed to the E-scheduler, of all threads, not yet waited for: a sync with
@@ -52,12 +58,13 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final AtomicInteger pending = new AtomicInteger();
 
   /**
+   * @param selections chooses what runs each launch outside a region
    * @param queueLimit the length at which a thread's queue goes to the E-scheduler by itself
-   * @param everyLoop offload every loop that passes its guards ({@code min.length=0}); otherwise a loop
-   *     outside a region whose executor expects no gain runs as bytecode
+   * @param clock nanoseconds, for timing the original loops the selection measures
+   * @param initialized whether a class is initialized (without initializing it), see {@link #initialized}
    */
-  LoopDispatcher(SiteTable sites, KernelRunner runner, EScheduler scheduler, Profiler profiler, Log log,
-      int queueLimit, boolean everyLoop) {
+  LoopDispatcher(SiteTable sites, KernelRunner runner, Selections selections, EScheduler scheduler, Profiler profiler,
+      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized) {
     this.sites = sites;
     this.runner = runner;
     this.builder = new ProgramBuilder(runner.options().reassociate(), profiler);
@@ -65,12 +72,14 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     this.profiler = profiler;
     this.log = log;
     this.queueLimit = queueLimit;
-    this.everyLoop = everyLoop;
+    this.selections = selections;
+    this.clock = clock;
+    this.initialized = initialized;
     profiler.traceCache(builder::stats);
   }
 
   @Override
-  public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+  public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     SiteTable.Entry entry = null;
     ThreadWork w = null;
     try {
@@ -93,43 +102,86 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       if (trips == 0) {
         // The original loop would not touch any array either: nothing to check, nothing to run.
         scalars[last] = after;
-        return true;
+        return LoopBridge.TAKEN;
       }
       Object[] args = arrays.clone();
       long[] params = Arrays.copyOfRange(scalars, 0, nParams);
       long[] accs = Arrays.copyOfRange(scalars, nParams, last);
-      String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
-      if (failed != null) return decline(w, siteId, entry, failed);
-      if (!runner.supports(t)) return decline(w, siteId, entry, "no executor supports this loop");
       Launch launch = new Launch(t, args, params, accs, start, step, (int) trips);
-      if (!everyLoop && w.regionId < 0 && !runner.gains(launch)) {
-        return decline(w, siteId, entry, "too little work to gain over " + trips + " iterations");
-      }
-      PendingLoop loop = new PendingLoop(siteId, entry, launch);
       if (w.regionId >= 0) {
+        String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
+        if (failed != null) return decline(w, siteId, entry, failed);
+        if (!runner.supports(t)) return decline(w, siteId, entry, "no executor supports this loop");
         if (nAccs > 0) return decline(w, siteId, entry, "a reduction inside a region");
+        PendingLoop loop = new PendingLoop(siteId, entry, launch, null);
         w.region.add(loop);
         ProgramBuilder.accumulate(w.regionKey, loop);
         scalars[last] = after;
-        return true;
+        return LoopBridge.TAKEN;
       }
+      // Chosen before the guards: a loop the selection keeps as bytecode needs none of them.
+      Optional<Selections.Decision> decided = selections.site(entry, launch);
+      if (decided.isEmpty()) return decline(w, siteId, entry, "no executor can run this loop");
+      Selections.Decision decision = decided.get();
+      if (decision.choice().bytecode()) return runOriginal(w, entry, decision);
+      String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
+      if (failed != null) {
+        decision.selection().abandon(decision.choice());
+        return decline(w, siteId, entry, failed);
+      }
+      // A measuring run goes alone, so that its time is its own.
+      boolean measuring = decision.choice().measuring();
+      if (measuring) flush(w, true);
+      PendingLoop loop = new PendingLoop(siteId, entry, launch, decision);
       w.queue.add(loop);
       w.queuedBytes += loop.bytes();
       ProgramBuilder.accumulate(w.queueKey, loop);
       pending.incrementAndGet();
       if (nAccs == 0) {
         scalars[last] = after;
-        if (w.queue.size() >= queueLimit || w.queuedBytes >= QUEUE_BYTES_LIMIT) flush(w, false);
-        return true;
+        if (measuring || w.queue.size() >= queueLimit || w.queuedBytes >= QUEUE_BYTES_LIMIT) flush(w, measuring);
+        return LoopBridge.TAKEN;
       }
       flush(w, true);
       if (!loop.completed()) return decline(w, siteId, entry, "every executor failed");
       System.arraycopy(accs, 0, scalars, nParams, nAccs);
       scalars[last] = after;
-      return true;
+      return LoopBridge.TAKEN;
     } catch (Throwable e) {
       log.debugOnce("submit " + siteId + " " + e, "internal error at loop site " + siteId + ": " + e);
       return decline(w, siteId, entry, "internal error: " + e);
+    }
+  }
+
+  /**
+   * Lets the caller run its original loop, which the selection chose: first completes this thread's earlier
+   * work, so that the loop reads what it would have read without the agent. A measuring run is timed until
+   * the loop reports back through {@link #ran}.
+   */
+  private int runOriginal(ThreadWork w, SiteTable.Entry entry, Selections.Decision decision) {
+    flush(w, true);
+    profiler.fallback(entry.id(), "ran as bytecode, the selection's choice: " + decision.choice().why());
+    if (!decision.choice().measuring()) return LoopBridge.DECLINED;
+    w.timings.start(entry.id(), decision, clock.getAsLong());
+    return LoopBridge.TIMED;
+  }
+
+  @Override
+  public void ran(int siteId) {
+    try {
+      threads.get().timings.ran(siteId, clock.getAsLong());
+    } catch (Throwable e) {
+      log.debugOnce("ran " + e, "internal error after a timed loop: " + e);
+    }
+  }
+
+  @Override
+  public boolean initialized(Class<?> c) {
+    try {
+      return initialized.test(c);
+    } catch (Throwable e) {
+      log.debugOnce("initialized " + e, "cannot tell whether " + c + " is initialized: " + e);
+      return false;
     }
   }
 
@@ -236,13 +288,13 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   /**
    * Tells the caller to run its original loop: inside a region, declines the region; otherwise first
    * completes this thread's earlier work, so that the loop reads what it would have read without the
-   * agent, and records the fallback. Returns false.
+   * agent, and records the fallback. Returns {@link LoopBridge#DECLINED}.
    */
-  private boolean decline(ThreadWork w, int siteId, SiteTable.Entry entry, String reason) {
+  private int decline(ThreadWork w, int siteId, SiteTable.Entry entry, String reason) {
     try {
       if (w != null && w.regionId >= 0) {
         w.regionFailed = true;
-        return false;
+        return LoopBridge.DECLINED;
       }
       if (w != null) flush(w, true);
       if (entry != null) profiler.fallback(entry.id(), reason);
@@ -251,6 +303,6 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     } catch (Throwable e) {
       log.debugOnce("fallback " + e, "internal error while falling back: " + e);
     }
-    return false;
+    return LoopBridge.DECLINED;
   }
 }

@@ -5,14 +5,19 @@ import java.util.function.Supplier;
 
 /**
  * The dispatcher of a pipeline whose executors and scheduler open when the first loop is offered
- * ({@link #submit} or {@link #beginRegion}) rather than at start-up. Until then nothing can be pending, so
+ * ({@link #submit}, {@link #beginRegion} or {@link #initialized}) rather than at start-up. Until then nothing can be pending, so
  * {@link #sync}, {@link #endRegion} and {@link #abortRegion} have nothing to do and open nothing. If
  * opening fails, every loop runs as bytecode, as with no pipeline at all. Never throws; thread-safe.
  */
 final class OpeningDispatcher implements LoopBridge.Dispatcher {
   private static final LoopBridge.Dispatcher FAILED = new LoopBridge.Dispatcher() {
     @Override
-    public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) { return false; }
+    public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+      return LoopBridge.DECLINED;
+    }
+
+    @Override
+    public void ran(int siteId) {}
 
     @Override
     public void sync() {}
@@ -28,6 +33,9 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
 
     @Override
     public void abortRegion() {}
+
+    @Override
+    public boolean initialized(Class<?> c) { return false; }
   };
 
   private final Supplier<LoopBridge.Dispatcher> opener;
@@ -76,8 +84,14 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   }
 
   @Override
-  public boolean submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+  public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
     return open().submit(siteId, arrays, scalars, start, limit);
+  }
+
+  @Override
+  public void ran(int siteId) {
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) d.ran(siteId);
   }
 
   @Override
@@ -106,5 +120,11 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   public void abortRegion() {
     LoopBridge.Dispatcher d = opened;
     if (d != null) d.abortRegion();
+  }
+
+  /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */
+  @Override
+  public boolean initialized(Class<?> c) {
+    return open().initialized(c);
   }
 }

@@ -11,12 +11,15 @@ final class PendingLoop {
   final int siteId;
   final SiteTable.Entry entry;
   final Launch launch;
+  /** The executor chosen for the loop at its site; null inside a region, whose kernels are chosen for alone. */
+  final Selections.Decision decision;
   private volatile boolean completed;
 
-  PendingLoop(int siteId, SiteTable.Entry entry, Launch launch) {
+  PendingLoop(int siteId, SiteTable.Entry entry, Launch launch, Selections.Decision decision) {
     this.siteId = siteId;
     this.entry = entry;
     this.launch = launch;
+    this.decision = decision;
   }
 
   /** The bytes of the arrays this loop touches, placeholders included. */

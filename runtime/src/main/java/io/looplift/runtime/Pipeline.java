@@ -4,19 +4,26 @@ import io.looplift.ir.SiteRegistry;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
+import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.executors.schedule.EScheduler;
+import io.looplift.executors.select.LateDevices;
+import io.looplift.executors.select.Offload;
+import io.looplift.executors.select.Selector;
 import io.looplift.profiler.Profiler;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The run-time pipeline behind the bridge, assembled from its collaborators: the executors in order of
- * preference, the E-scheduler, the profiler, the log and a clock. {@link #sites()} is what the rewriter
- * registers loop sites with; {@link #dispatcher()} is what the bridge calls. Built once per JVM by the
- * agent, and by tests without any agent. The executors and the scheduler may be opened when the first loop
- * is offered ({@link Builder#openLater}), so that a program that runs no rewritten loop never pays for them.
+ * The run-time pipeline behind the bridge, assembled from its collaborators: the executors and how one is
+ * chosen for each launch (the {@link Selector}), the E-scheduler, the profiler, the log and a clock.
+ * {@link #sites()} is what the rewriter registers loop sites with; {@link #dispatcher()} is what the bridge
+ * calls. Built once per JVM by the agent, and by tests without any agent. The executors and the scheduler may
+ * be opened when the first loop is offered ({@link Builder#openLater}), so that a program that runs no
+ * rewritten loop never pays for them.
  */
 public final class Pipeline {
   private final SiteTable sites;
@@ -24,36 +31,45 @@ public final class Pipeline {
 
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
+    b.profiler.verifyMode(b.verify.mode().value(), b.verify.every());
     if (b.opener == null) {
-      this.dispatcher = dispatcher(b, b.executors, b.scheduler);
+      this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler));
     } else {
       Supplier<Backend> opener = b.opener;
-      this.dispatcher = new OpeningDispatcher(() -> {
-        Backend backend = opener.get();
-        return dispatcher(b, backend.executors(), backend.scheduler());
-      }, b.log);
+      this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get()), b.log);
     }
   }
 
-  private LoopDispatcher dispatcher(Builder b, List<Executor> executors, EScheduler scheduler) {
-    KernelRunner runner = new KernelRunner(executors, b.options, b.profiler, b.log, b.clock);
-    return new LoopDispatcher(sites, runner, scheduler, b.profiler, b.log, b.queueLimit, b.everyLoop);
+  private LoopDispatcher dispatcher(Builder b, Backend backend) {
+    Selector selector = b.selector != null ? b.selector
+        : Selector.builder("pipeline", Runtime.getRuntime().availableProcessors()).forced("the executors given").build();
+    Selections selections = new Selections(selector, backend.offloads(), backend.later(), b.bytecode, b.options,
+        b.profiler);
+    Verifier verifier = b.verify.mode() == VerifyPolicy.Mode.OFF ? null
+        : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
+    KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
+    return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
+        b.clock, b.initialized);
   }
 
   /**
-   * What {@link Builder#openLater} opens: the executors in order of preference (at least one) and the
-   * scheduler.
+   * What {@link Builder#openLater} opens: the executors opened up front in order of preference (at least one),
+   * the device executors a measuring selector may add later, and the scheduler.
    */
-  public record Backend(List<Executor> executors, EScheduler scheduler) {
+  public record Backend(List<Offload> offloads, LateDevices later, EScheduler scheduler) {
     /** @throws IllegalArgumentException when there are no executors */
     public Backend {
-      executors = List.copyOf(executors);
-      if (executors.isEmpty()) throw new IllegalArgumentException("no executors");
+      offloads = List.copyOf(offloads);
+      if (offloads.isEmpty()) throw new IllegalArgumentException("no executors");
+      Objects.requireNonNull(later, "later");
       Objects.requireNonNull(scheduler, "scheduler");
     }
   }
 
-  /** A builder with the defaults: no executors (set them), exact options, a quiet log, {@link System#nanoTime}. */
+  /**
+   * A builder with the defaults: no executors (set them), exact options, a quiet log, {@link System#nanoTime},
+   * verify mode off, and without a selector every launch on the first executor that supports it.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -70,22 +86,57 @@ public final class Pipeline {
 
   /** Collects the pipeline's collaborators; each setting is checked at once. Not thread-safe. */
   public static final class Builder {
-    private List<Executor> executors = List.of();
+    private List<Offload> offloads = List.of();
+    private LateDevices later = LateDevices.none();
+    private Selector selector;
+    private boolean bytecode;
     private ExecutionOptions options = ExecutionOptions.EXACT;
     private EScheduler scheduler;
     private Profiler profiler = new Profiler();
     private Log log = new Log(Log.Level.QUIET, line -> {});
     private LongSupplier clock = System::nanoTime;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
-    private boolean everyLoop;
     private Supplier<Backend> opener;
+    private VerifyPolicy verify = VerifyPolicy.OFF;
+    private Predicate<Class<?>> initialized = c -> false;
 
     private Builder() {}
 
-    /** The executors in order of preference; a launch runs on the first that supports it and succeeds. */
+    /**
+     * The executors opened up front, in order of preference, the reference executor last. Without a measuring
+     * {@link #selector}, a launch runs on the first that supports it and succeeds.
+     */
+    public Builder offloads(List<Offload> offloads) {
+      if (offloads.isEmpty()) throw new IllegalArgumentException("no executors");
+      this.offloads = List.copyOf(offloads);
+      return this;
+    }
+
+    /** {@link #offloads}, each executor standing for the candidate of its own name. */
     public Builder executors(List<Executor> executors) {
-      if (executors.isEmpty()) throw new IllegalArgumentException("no executors");
-      this.executors = List.copyOf(executors);
+      List<Offload> named = new ArrayList<>();
+      for (Executor x : executors) named.add(Offload.named(x));
+      return offloads(named);
+    }
+
+    /** The device executors a measuring selector may add once they open; none unless set. */
+    public Builder lateDevices(LateDevices later) {
+      this.later = Objects.requireNonNull(later, "later");
+      return this;
+    }
+
+    /** Chooses what runs each launch; a forced one measures nothing. */
+    public Builder selector(Selector selector) {
+      this.selector = Objects.requireNonNull(selector, "selector");
+      return this;
+    }
+
+    /**
+     * Makes the original bytecode a candidate of every loop outside a region, so that a loop the executors do
+     * not speed up stays on the program thread; ignored with a forced selector.
+     */
+    public Builder bytecodeCandidate(boolean bytecode) {
+      this.bytecode = bytecode;
       return this;
     }
 
@@ -110,7 +161,7 @@ public final class Pipeline {
       return this;
     }
 
-    /** Nanoseconds, for the times the report attributes to kernels and loops. */
+    /** Nanoseconds, for the times the report attributes to kernels and loops and the original loops timed. */
     public Builder clock(LongSupplier clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
@@ -124,27 +175,37 @@ public final class Pipeline {
     }
 
     /**
-     * Offload every loop that passes its guards ({@code min.length=0}); otherwise a loop outside a region
-     * whose executor expects no gain runs as bytecode.
-     */
-    public Builder everyLoop(boolean everyLoop) {
-      this.everyLoop = everyLoop;
-      return this;
-    }
-
-    /**
      * Opens the executors and the scheduler with {@code opener} when the first loop is offered instead of
-     * taking them now: {@code opener} runs once, on the thread that needs
-     * them; if it throws, every loop runs as bytecode. Replaces {@link #executors} and {@link #scheduler}.
+     * taking them now: {@code opener} runs once, on the thread that needs them; if it throws, every loop runs
+     * as bytecode. Replaces {@link #offloads}, {@link #lateDevices} and {@link #scheduler}.
      */
     public Builder openLater(Supplier<Backend> opener) {
       this.opener = Objects.requireNonNull(opener, "opener");
       return this;
     }
 
+    /**
+     * Which launches are checked against the reference executor (see {@link VerifyPolicy}); a launch that
+     * differs from it beyond what the options allow gets the reference's results, and its kernel moves to the
+     * next executor.
+     */
+    public Builder verify(VerifyPolicy verify) {
+      this.verify = Objects.requireNonNull(verify, "verify");
+      return this;
+    }
+
+    /**
+     * Tells whether a class is initialized without initializing it. A loop that inlines a static method of a
+     * class with a static initializer is offloaded only once that class is initialized; without this, never.
+     */
+    public Builder classInitialized(Predicate<Class<?>> initialized) {
+      this.initialized = Objects.requireNonNull(initialized, "initialized");
+      return this;
+    }
+
     /** @throws IllegalStateException when neither an opener nor the executors and a scheduler were set */
     public Pipeline build() {
-      if (opener == null && executors.isEmpty()) throw new IllegalStateException("no executors");
+      if (opener == null && offloads.isEmpty()) throw new IllegalStateException("no executors");
       if (opener == null && scheduler == null) throw new IllegalStateException("no scheduler");
       return new Pipeline(this);
     }

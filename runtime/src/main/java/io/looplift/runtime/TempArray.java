@@ -34,7 +34,7 @@ final class TempArray {
 
   /** A zero-filled array of this type and length, as {@code newarray} makes it. */
   Object allocate() {
-    return Array.newInstance(LaunchGuard.arrayClass(elementType).getComponentType(), length);
+    return Array.newInstance(elementType.arrayClass().getComponentType(), length);
   }
 
   /** The length of a launch argument: an array or a placeholder. */

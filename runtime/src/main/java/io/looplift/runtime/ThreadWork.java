@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * One program thread's state in the pipeline: its work queue with the trace key of what is queued, the
- * programs it handed to the E-scheduler and has not waited for, and the region it is recording. Used by its
- * own thread only.
+ * programs it handed to the E-scheduler and has not waited for, the region it is recording and the original
+ * loops it is timing. Used by its own thread only.
  */
 final class ThreadWork {
   final List<PendingLoop> queue = new ArrayList<>();
@@ -17,6 +17,7 @@ final class ThreadWork {
   final KeyAccumulator queueKey = new KeyAccumulator();
   final KeyAccumulator scratchKey = new KeyAccumulator();
   final List<Ticket> outstanding = new ArrayList<>();
+  final OriginalTimings timings = new OriginalTimings();
 
   /** The region being recorded, or -1. */
   int regionId = -1;

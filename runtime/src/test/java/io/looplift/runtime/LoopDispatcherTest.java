@@ -14,7 +14,12 @@ import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
 import io.looplift.executors.jvm.JvmExecutor;
 import io.looplift.executors.reference.ReferenceExecutor;
+import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.schedule.EScheduler;
+import io.looplift.executors.select.Candidate;
+import io.looplift.executors.select.LateDevices;
+import io.looplift.executors.select.Offload;
+import io.looplift.executors.select.Selector;
 import io.looplift.ir.Acc;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
@@ -33,6 +38,8 @@ import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -56,8 +63,24 @@ class LoopDispatcherTest {
 
   private LoopDispatcher dispatcher(int queueLimit, Executor... executors) {
     opened.addAll(List.of(executors));
-    KernelRunner runner = new KernelRunner(List.of(executors), ExecutionOptions.EXACT, profiler, log, System::nanoTime);
-    return new LoopDispatcher(sites, runner, scheduler, profiler, log, queueLimit, true);
+    List<Offload> offloads = new ArrayList<>();
+    for (Executor x : executors) offloads.add(Offload.named(x));
+    Selector forced = Selector.builder("test", 2).forced("executor=test").build();
+    return dispatcher(new Selections(forced, offloads, LateDevices.none(), false, ExecutionOptions.EXACT, profiler),
+        queueLimit, System::nanoTime);
+  }
+
+  private LoopDispatcher dispatcher(Selections selections, int queueLimit, LongSupplier clock) {
+    KernelRunner runner = new KernelRunner(selections, ExecutionOptions.EXACT, profiler, log, clock, null);
+    return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock, c -> false);
+  }
+
+  private static void assertTaken(int outcome) {
+    assertEquals(LoopBridge.TAKEN, outcome, "taken");
+  }
+
+  private static void assertDeclined(int outcome, String... why) {
+    assertEquals(LoopBridge.DECLINED, outcome, "declined " + String.join("", why));
   }
 
   private LoopDispatcher reference() { return dispatcher(64, new ReferenceExecutor()); }
@@ -107,7 +130,7 @@ class LoopDispatcherTest {
     double[] a = ramp(100);
     double[] b = new double[100];
     long[] s = scalars(3.0);
-    assertTrue(d.submit(id, new Object[] {a, b}, s, 0, 100));
+    assertTaken(d.submit(id, new Object[] {a, b}, s, 0, 100));
     assertEquals(100, s[1], "the induction variable after the loop");
     assertArrayEquals(new double[100], b, "deferred until a read point");
     d.sync();
@@ -123,9 +146,9 @@ class LoopDispatcherTest {
     double[] a = ramp(10);
     double[] b1 = new double[10];
     double[] b2 = new double[10];
-    assertTrue(d.submit(id, new Object[] {a, b1}, scalars(2.0), 0, 10));
+    assertTaken(d.submit(id, new Object[] {a, b1}, scalars(2.0), 0, 10));
     assertArrayEquals(new double[10], b1);
-    assertTrue(d.submit(id, new Object[] {a, b2}, scalars(4.0), 0, 10));
+    assertTaken(d.submit(id, new Object[] {a, b2}, scalars(4.0), 0, 10));
     // No read point: the E-scheduler runs the program while this thread goes on.
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
       assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b1);
@@ -142,8 +165,8 @@ class LoopDispatcherTest {
       double[] a = ramp(1000 + round);
       double[] b = new double[a.length];
       double[] c = new double[a.length];
-      assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0 + round), 0, a.length));
-      assertTrue(d.submit(id, new Object[] {b, c}, scalars(3.0), 0, a.length));
+      assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0 + round), 0, a.length));
+      assertTaken(d.submit(id, new Object[] {b, c}, scalars(3.0), 0, a.length));
       d.sync();
       double[] eb = expectedScale(a, 0, 0, a.length, 2.0 + round, a.length);
       assertArrayEquals(eb, b);
@@ -156,23 +179,59 @@ class LoopDispatcherTest {
   }
 
   @Test
-  void aLoopTheExecutorCannotSpreadRunsAsBytecodeUnlessEveryLoopIsAsked() {
-    opened.add(new JvmExecutor(2));
-    KernelRunner runner = new KernelRunner(List.of(opened.get(0)), ExecutionOptions.EXACT, profiler, log, System::nanoTime);
-    LoopDispatcher measured = new LoopDispatcher(sites, runner, scheduler, profiler, log, 64, false);
-    LoopDispatcher every = new LoopDispatcher(sites, runner, scheduler, profiler, log, 64, true);
+  void theMeasuredSelectionKeepsALoopAsBytecodeWhenTheExecutorIsSlower() {
+    AtomicLong now = new AtomicLong();
+    JvmExecutor jvm = new JvmExecutor(2);
+    opened.add(jvm);
+    Executor slow = new Executor() {
+      @Override public String name() { return "jvm"; }
+      @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return jvm.supports(t, o); }
+      @Override public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+        jvm.execute(launch, options);
+        now.addAndGet(50_000);
+      }
+      @Override public void close() {}
+    };
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).build();
+    Selections selections = new Selections(measuring, List.of(new Offload(slow, new Candidate("jvm", "two threads"))),
+        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
+    LoopDispatcher d = dispatcher(selections, 64, now::get);
     int id = site(scale(0), UP, "map");
     double[] a = ramp(100_000);
     double[] b = new double[a.length];
-    assertFalse(measured.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length), "a cheap loop on one thread");
-    assertTrue(report().contains("too little work to gain over 100000 iterations"), report());
-    double[] big = ramp(4_000_000);
-    double[] out = new double[big.length];
-    assertTrue(measured.submit(id, new Object[] {big, out}, scalars(2.0), 0, big.length), "split over both threads");
-    measured.sync();
-    assertTrue(every.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
-    every.sync();
-    assertArrayEquals(expectedScale(a, 0, 0, a.length, 2.0, a.length), b);
+    assertEquals(LoopBridge.TIMED, d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length),
+        "the bytecode is measured first, on the program thread");
+    now.addAndGet(1_000); // the original loop runs
+    d.ran(id);
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
+    assertArrayEquals(expectedScale(a, 0, 0, a.length, 2.0, a.length), b, "the measuring run computed the loop");
+    assertDeclined(d.submit(id, new Object[] {a, b}, scalars(3.0), 0, a.length), "the bytecode was faster");
+    String r = report();
+    assertTrue(r.contains("\"selection\":{\"executor\":\"bytecode\",\"source\":\"measured\""), r);
+    assertTrue(r.contains("\"bytecode\":0.010"), "1000 ns over 100000 iterations: " + r);
+    assertTrue(r.contains("\"measuringRuns\":2"), r);
+  }
+
+  @Test
+  void theMeasuredSelectionOffloadsALoopWhenTheExecutorIsFaster() {
+    AtomicLong now = new AtomicLong();
+    JvmExecutor jvm = new JvmExecutor(2);
+    opened.add(jvm);
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).build();
+    Selections selections = new Selections(measuring, List.of(new Offload(jvm, new Candidate("jvm", "two threads"))),
+        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
+    LoopDispatcher d = dispatcher(selections, 64, now::get);
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100_000);
+    double[] b = new double[a.length];
+    assertEquals(LoopBridge.TIMED, d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
+    now.addAndGet(1_000_000);
+    d.ran(id);
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(4.0), 0, a.length));
+    d.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, a.length, 4.0, a.length), b);
+    assertTrue(report().contains("\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\""), report());
   }
 
   @Test
@@ -183,9 +242,9 @@ class LoopDispatcherTest {
     double[] a = ramp(100);
     double[] b = new double[100];
     long[] s = {0, 0};
-    assertTrue(d.submit(sum, new Object[] {a}, s, 0, 100));
+    assertTaken(d.submit(sum, new Object[] {a}, s, 0, 100));
     double total = Double.longBitsToDouble(s[0]);
-    assertTrue(d.submit(map, new Object[] {a, b}, scalars(total), 0, 100));
+    assertTaken(d.submit(map, new Object[] {a, b}, scalars(total), 0, 100));
     d.sync();
     assertArrayEquals(expectedScale(a, 0, 0, 100, total, 100), b);
     String r = report();
@@ -200,8 +259,8 @@ class LoopDispatcherTest {
     double[] out = new double[5000];
     d.beginRegion(0);
     Object t = d.temp(5000, 7); // T_DOUBLE
-    assertTrue(d.submit(id, new Object[] {a, t}, scalars(2.0), 0, 5000));
-    assertTrue(d.submit(id, new Object[] {t, out}, scalars(3.0), 0, 5000));
+    assertTaken(d.submit(id, new Object[] {a, t}, scalars(2.0), 0, 5000));
+    assertTaken(d.submit(id, new Object[] {t, out}, scalars(3.0), 0, 5000));
     assertTrue(d.endRegion());
     d.sync();
     assertArrayEquals(expectedScale(expectedScale(a, 0, 0, 5000, 2.0, 5000), 0, 0, 5000, 3.0, 5000), out);
@@ -216,8 +275,8 @@ class LoopDispatcherTest {
     double[] out = new double[100];
     d.beginRegion(0);
     Object t = d.temp(100, 7);
-    assertTrue(d.submit(id, new Object[] {a, t}, scalars(2.0), 0, 99));
-    assertFalse(d.submit(id, new Object[] {t, out}, scalars(2.0), 0, 100), "reads t[100]");
+    assertTaken(d.submit(id, new Object[] {a, t}, scalars(2.0), 0, 99));
+    assertDeclined(d.submit(id, new Object[] {t, out}, scalars(2.0), 0, 100), "reads t[100]");
     assertFalse(d.endRegion());
     d.sync();
     assertArrayEquals(new double[100], out);
@@ -240,10 +299,10 @@ class LoopDispatcherTest {
             double[] b = new double[a.length];
             double[] c = new double[a.length];
             double[] e = new double[a.length];
-            assertTrue(d.submit(id, new Object[] {a, b}, scalars(f), 0, a.length));
-            assertTrue(d.submit(id, new Object[] {b, c}, scalars(f + round), 0, a.length));
-            assertTrue(d.submit(id, new Object[] {c, e}, scalars(0.5), 0, a.length));
-            assertTrue(d.submit(id, new Object[] {e, b}, scalars(2.0), 0, a.length)); // reuses b: ordering matters
+            assertTaken(d.submit(id, new Object[] {a, b}, scalars(f), 0, a.length));
+            assertTaken(d.submit(id, new Object[] {b, c}, scalars(f + round), 0, a.length));
+            assertTaken(d.submit(id, new Object[] {c, e}, scalars(0.5), 0, a.length));
+            assertTaken(d.submit(id, new Object[] {e, b}, scalars(2.0), 0, a.length)); // reuses b: ordering matters
             d.sync();
             double[] eb = expectedScale(a, 0, 0, a.length, f, a.length);
             double[] ec = expectedScale(eb, 0, 0, a.length, f + round, a.length);
@@ -268,8 +327,8 @@ class LoopDispatcherTest {
     double[] a = ramp(10);
     double[] b = new double[10];
     double[] c = new double[10];
-    assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10)); // b = a * 2 + 1
-    assertTrue(d.submit(id, new Object[] {b, c}, scalars(3.0), 0, 10)); // c = b * 3 + 1 reads the new b
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10)); // b = a * 2 + 1
+    assertTaken(d.submit(id, new Object[] {b, c}, scalars(3.0), 0, 10)); // c = b * 3 + 1 reads the new b
     d.sync();
     assertArrayEquals(expectedScale(expectedScale(a, 0, 0, 10, 2.0, 10), 0, 0, 10, 3.0, 10), c);
   }
@@ -281,9 +340,9 @@ class LoopDispatcherTest {
     int sum = site(sum(), UP, "reduce");
     double[] a = ramp(1000);
     double[] b = new double[1000];
-    assertTrue(d.submit(map, new Object[] {a, b}, scalars(2.0), 0, 1000));
+    assertTaken(d.submit(map, new Object[] {a, b}, scalars(2.0), 0, 1000));
     long[] s = {Double.doubleToRawLongBits(0.25), 0};
-    assertTrue(d.submit(sum, new Object[] {b}, s, 10, 1000));
+    assertTaken(d.submit(sum, new Object[] {b}, s, 10, 1000));
     double expected = 0.25;
     double[] eb = expectedScale(a, 0, 0, 1000, 2.0, 1000);
     for (int i = 10; i < 1000; i++) expected += eb[i];
@@ -301,15 +360,15 @@ class LoopDispatcherTest {
     double[] viaRef = new double[50_000];
     LoopDispatcher jvm = dispatcher(64, new JvmExecutor(4), new ReferenceExecutor());
     LoopDispatcher ref = reference();
-    assertTrue(jvm.submit(id, new Object[] {a, viaJvm}, scalars(1.5), 0, 50_000));
-    assertTrue(ref.submit(id, new Object[] {a, viaRef}, scalars(1.5), 0, 50_000));
+    assertTaken(jvm.submit(id, new Object[] {a, viaJvm}, scalars(1.5), 0, 50_000));
+    assertTaken(ref.submit(id, new Object[] {a, viaRef}, scalars(1.5), 0, 50_000));
     jvm.sync();
     ref.sync();
     assertArrayEquals(viaRef, viaJvm);
     long[] s1 = {0, 0};
     long[] s2 = {0, 0};
-    assertTrue(jvm.submit(sum, new Object[] {a}, s1, 0, 50_001));
-    assertTrue(ref.submit(sum, new Object[] {a}, s2, 0, 50_001));
+    assertTaken(jvm.submit(sum, new Object[] {a}, s1, 0, 50_001));
+    assertTaken(ref.submit(sum, new Object[] {a}, s2, 0, 50_001));
     assertArrayEquals(s2, s1);
     assertTrue(report().contains("\"executor\":\"jvm\""), report());
   }
@@ -321,11 +380,11 @@ class LoopDispatcherTest {
     double[] a = ramp(10);
     double[] b = new double[10];
     long[] s = scalars(2.0);
-    assertTrue(d.submit(id, new Object[] {a, b}, s, 9, 0));
+    assertTaken(d.submit(id, new Object[] {a, b}, s, 9, 0));
     assertEquals(-1, s[1]);
     d.sync();
     assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b);
-    assertFalse(d.submit(id, new Object[] {a, b}, scalars(2.0), 10, 0));
+    assertDeclined(d.submit(id, new Object[] {a, b}, scalars(2.0), 10, 0));
   }
 
   @Test
@@ -333,7 +392,7 @@ class LoopDispatcherTest {
     LoopDispatcher d = reference();
     int id = site(scale(0), UP, "map");
     long[] s = scalars(2.0);
-    assertTrue(d.submit(id, new Object[] {null, null}, s, 5, 5));
+    assertTaken(d.submit(id, new Object[] {null, null}, s, 5, 5));
     assertEquals(5, s[1]);
   }
 
@@ -343,32 +402,32 @@ class LoopDispatcherTest {
     int id = site(scale(1), UP, "map");
     double[] a = ramp(10);
     double[] b = new double[10];
-    assertFalse(d.submit(id, new Object[] {null, b}, scalars(1), 0, 9));
+    assertDeclined(d.submit(id, new Object[] {null, b}, scalars(1), 0, 9));
     assertTrue(report().contains("array 0 is null"), report());
-    assertFalse(d.submit(id, new Object[] {new float[10], b}, scalars(1), 0, 9));
+    assertDeclined(d.submit(id, new Object[] {new float[10], b}, scalars(1), 0, 9));
     assertTrue(report().contains("array 0 is a float[], not a double[]"), report());
-    assertFalse(d.submit(id, new Object[] {a, b}, scalars(1), 0, 10)); // reads a[10]
+    assertDeclined(d.submit(id, new Object[] {a, b}, scalars(1), 0, 10)); // reads a[10]
     assertTrue(report().contains("index out of bounds on array 0"), report());
-    assertFalse(d.submit(id, new Object[] {a, new double[8]}, scalars(1), 0, 9));
+    assertDeclined(d.submit(id, new Object[] {a, new double[8]}, scalars(1), 0, 9));
     assertTrue(report().contains("index out of bounds on array 1"), report());
-    assertFalse(d.submit(id, new Object[] {a, b}, scalars(1), -1, 9));
-    assertFalse(d.submit(id, new Object[] {b, b}, scalars(1), 0, 9));
+    assertDeclined(d.submit(id, new Object[] {a, b}, scalars(1), -1, 9));
+    assertDeclined(d.submit(id, new Object[] {b, b}, scalars(1), 0, 9));
     assertTrue(report().contains("array 1 is written and is also array 0"), report());
-    assertFalse(d.submit(id, new Object[] {a}, scalars(1), 0, 9));
-    assertFalse(d.submit(id, new Object[] {a, b}, new long[1], 0, 9));
+    assertDeclined(d.submit(id, new Object[] {a}, scalars(1), 0, 9));
+    assertDeclined(d.submit(id, new Object[] {a, b}, new long[1], 0, 9));
     assertArrayEquals(new double[10], b, "nothing written by a failed guard");
     assertTrue(report().contains("\"fallback\":8"), report());
-    assertTrue(d.submit(id, new Object[] {a, b}, scalars(1), 0, 9));
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(1), 0, 9));
   }
 
   @Test
   void unknownSitesAndUncountedLoopsFallBack() {
     LoopDispatcher d = reference();
-    assertFalse(d.submit(12345, new Object[0], new long[1], 0, 10));
+    assertDeclined(d.submit(12345, new Object[0], new long[1], 0, 10));
     int rejected = sites.register(new LoopSite("com.acme.Foo", "baz", "()V", 57, "loop", null, null, "early exit"));
-    assertFalse(d.submit(rejected, new Object[0], new long[1], 0, 10));
+    assertDeclined(d.submit(rejected, new Object[0], new long[1], 0, 10));
     int id = site(scale(0), new LoopShape(Cond.NE, 2), "map");
-    assertFalse(d.submit(id, new Object[] {ramp(10), new double[10]}, scalars(1), 0, 5)); // never meets 5
+    assertDeclined(d.submit(id, new Object[] {ramp(10), new double[10]}, scalars(1), 0, 5)); // never meets 5
   }
 
   @Test
@@ -377,8 +436,8 @@ class LoopDispatcherTest {
     int id = site(scale(0), UP, "map");
     double[] a = ramp(10);
     double[] b = new double[10];
-    assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
-    assertFalse(d.submit(id, new Object[] {b, b}, scalars(2.0), 0, 10)); // aliasing: the caller runs its loop
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
+    assertDeclined(d.submit(id, new Object[] {b, b}, scalars(2.0), 0, 10)); // aliasing: the caller runs its loop
     assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b, "visible before the original loop runs");
   }
 
@@ -397,11 +456,11 @@ class LoopDispatcherTest {
     int sum = site(sum(), UP, "reduce");
     double[] a = ramp(10);
     double[] b = new double[10];
-    assertTrue(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, 10));
     d.sync();
     assertArrayEquals(expectedScale(a, 0, 0, 10, 2.0, 10), b);
     long[] s = {0, 0};
-    assertTrue(d.submit(sum, new Object[] {a}, s, 0, 10));
+    assertTaken(d.submit(sum, new Object[] {a}, s, 0, 10));
     assertEquals(2, attempts.get());
     assertTrue(report().contains("\"executor\":\"reference\""), report());
     assertTrue(lines.stream().anyMatch(l -> l.contains("broken failed on com.acme.Foo.bar:42")), lines.toString());
@@ -414,7 +473,7 @@ class LoopDispatcherTest {
     }));
     int sum = site(sum(), UP, "reduce");
     long[] s = {7, 0};
-    assertFalse(d.submit(sum, new Object[] {ramp(10)}, s, 0, 10));
+    assertDeclined(d.submit(sum, new Object[] {ramp(10)}, s, 0, 10));
     assertArrayEquals(new long[] {7, 0}, s, "scalars untouched");
     assertTrue(report().contains("every executor failed"), report());
   }

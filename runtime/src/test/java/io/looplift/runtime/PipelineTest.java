@@ -11,6 +11,9 @@ import io.looplift.ir.LoopSite;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.executors.schedule.EScheduler;
+import io.looplift.executors.select.Candidate;
+import io.looplift.executors.select.LateDevices;
+import io.looplift.executors.select.Offload;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Cond;
@@ -56,7 +59,6 @@ class PipelineTest {
         .log(new Log(Log.Level.INFO, lines::add))
         // Every reading advances the clock by 250 ns: a launch is timed from two readings.
         .clock(() -> now.addAndGet(250))
-        .everyLoop(true)
         .build();
     int id = pipeline.sites().register(increment());
     assertEquals(List.of("looplift: offloaded com.acme.Foo.inc:12 map"), lines);
@@ -64,7 +66,7 @@ class PipelineTest {
     int[] in = {1, 2, 3, 4};
     for (int round = 0; round < 3; round++) {
       int[] out = new int[4];
-      assertTrue(d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+      assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
       d.sync();
       assertArrayEquals(new int[] {2, 3, 4, 5}, out);
     }
@@ -74,9 +76,44 @@ class PipelineTest {
   }
 
   @Test
+  void verifyModeSetOnTheBuilderChecksLaunchesAndMovesAWrongKernelOn() {
+    Profiler profiler = new Profiler();
+    List<String> lines = new ArrayList<>();
+    TamperingExecutor wrong = new TamperingExecutor("wrong", (launch, n) -> ((int[]) launch.arrays()[1])[2] = 0);
+    Pipeline pipeline = Pipeline.builder()
+        .executors(List.of(wrong, TamperingExecutor.faithful("good"), new ReferenceExecutor()))
+        .scheduler(scheduler)
+        .profiler(profiler)
+        .log(new Log(Log.Level.QUIET, lines::add))
+        .verify(new VerifyPolicy(VerifyPolicy.Mode.ALL, 1))
+        .build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    int[] in = {1, 2, 3, 4};
+    for (int round = 0; round < 3; round++) {
+      int[] out = new int[4];
+      assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+      d.sync();
+      assertArrayEquals(new int[] {2, 3, 4, 5}, out, "round " + round);
+    }
+    assertEquals(1, wrong.launches());
+    assertEquals(1, lines.size(), lines.toString());
+    assertTrue(lines.get(0).contains("first at array 1[2], expected 4, got 0"), lines.get(0));
+    String report = profiler.reportJson();
+    assertTrue(report.contains("\"verify\":{\"mode\":\"all\",\"checked\":3,\"mismatches\":1,"), report);
+  }
+
+  @Test
+  void verifyModeIsOffByDefault() {
+    Profiler profiler = new Profiler();
+    Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).profiler(profiler).build();
+    assertTrue(profiler.reportJson().contains("\"verify\":{\"mode\":\"off\",\"checked\":0"), profiler.reportJson());
+  }
+
+  @Test
   void anUnknownSiteRunsTheOriginalLoop() {
     Pipeline pipeline = Pipeline.builder().executors(List.of(new ReferenceExecutor())).scheduler(scheduler).build();
-    assertFalse(pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));
+    assertEquals(LoopBridge.DECLINED, pipeline.dispatcher().submit(7, new Object[0], new long[1], 0, 4));
   }
 
   @Test
@@ -84,7 +121,9 @@ class PipelineTest {
     List<String> opened = new ArrayList<>();
     Pipeline pipeline = Pipeline.builder().openLater(() -> {
       opened.add("open");
-      return new Pipeline.Backend(List.of(new ReferenceExecutor()), scheduler);
+      return new Pipeline.Backend(
+          List.of(new Offload(new ReferenceExecutor(), new Candidate("reference", "interpreter"))), LateDevices.none(),
+          scheduler);
     }).build();
     int id = pipeline.sites().register(increment());
     LoopBridge.Dispatcher d = pipeline.dispatcher();
@@ -94,10 +133,10 @@ class PipelineTest {
     assertEquals(List.of(), opened, "nothing can be pending before a loop is offered");
     int[] in = {1, 2, 3, 4};
     int[] out = new int[4];
-    assertTrue(d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
     d.sync();
     assertArrayEquals(new int[] {2, 3, 4, 5}, out);
-    assertTrue(d.submit(id, new Object[] {out, in}, new long[1], 0, 4));
+    assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {out, in}, new long[1], 0, 4));
     d.sync();
     assertEquals(List.of("open"), opened);
   }
@@ -110,11 +149,11 @@ class PipelineTest {
     }).build();
     int id = pipeline.sites().register(increment());
     LoopBridge.Dispatcher d = pipeline.dispatcher();
-    assertFalse(d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
+    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
     d.beginRegion(0);
     assertEquals(null, d.temp(4, 10));
     assertFalse(d.endRegion());
-    assertFalse(d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
+    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {new int[4], new int[4]}, new long[1], 0, 4));
     assertEquals(List.of("looplift: could not open the executors (java.lang.IllegalStateException: no pool);"
         + " loops run as they are"), lines);
   }

@@ -75,8 +75,17 @@ final class ForkedJvm {
 
   /** Runs {@code mainClass} with extra JVM options and environment variables. */
   static Result run(List<String> jvmOptions, String mainClass, Map<String, String> env) {
+    return run(jvmOptions, mainClass, env, TIMEOUT_SECONDS);
+  }
+
+  /** Runs {@code mainClass} with extra JVM options, giving it {@code timeoutSeconds} instead of the usual limit. */
+  static Result run(List<String> jvmOptions, String mainClass, long timeoutSeconds) {
+    return run(jvmOptions, mainClass, Map.of(), timeoutSeconds);
+  }
+
+  private static Result run(List<String> jvmOptions, String mainClass, Map<String, String> env, long timeoutSeconds) {
     try (Running r = start(List.of(), jvmOptions, mainClass, List.of(), env)) {
-      return r.await();
+      return r.await(timeoutSeconds);
     }
   }
 
@@ -156,10 +165,15 @@ final class ForkedJvm {
 
     /** Waits up to {@link #TIMEOUT_SECONDS} for it to end; fails (after killing it) when it does not. */
     Result await() {
+      return await(TIMEOUT_SECONDS);
+    }
+
+    /** Waits up to {@code seconds} for it to end; fails (after killing it) when it does not. */
+    Result await(long seconds) {
       try {
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
           kill();
-          throw new AssertionError("timed out after " + TIMEOUT_SECONDS + " s: " + String.join(" ", command)
+          throw new AssertionError("timed out after " + seconds + " s: " + String.join(" ", command)
               + "\nstdout:\n" + stdoutSoFar() + "\nstderr:\n" + Files.readString(err, StandardCharsets.ISO_8859_1));
         }
         return new Result(command, process.exitValue(), stdoutSoFar(), Files.readString(err, StandardCharsets.ISO_8859_1));

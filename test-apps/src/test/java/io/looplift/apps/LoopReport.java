@@ -15,9 +15,9 @@ final class LoopReport {
   private static final Set<String> KINDS = Set.of("map", "reduce", "scan", "argmax", "argmin", "nest", "loop");
   private static final Set<String> STATUSES = Set.of("offloaded", "rejected");
 
-  /** One entry of {@code loops}. */
+  /** One entry of {@code loops}; {@code selection} is its selection object, null when it has none. */
   record Loop(String className, String method, String descriptor, long line, String kind, String status,
-      String reason, String executor, long offloadedRuns, long fallbackRuns) {
+      String reason, String executor, long offloadedRuns, long fallbackRuns, Map<?, ?> selection) {
     @Override
     public String toString() {
       return className + "." + method + descriptor + ":" + line + " " + kind + " " + status
@@ -124,7 +124,8 @@ final class LoopReport {
     if (status.equals("offloaded") && reason != null) throw new AssertionError("offloaded with a reason: " + m);
     Map<?, ?> runs = asMap(m.get("runs"), "runs");
     return new Loop(cls, text(m, "method", false), text(m, "descriptor", false), number(m, "line"), kind, status,
-        reason, text(m, "executor", true), number(runs, "offloaded"), number(runs, "fallback"));
+        reason, text(m, "executor", true), number(runs, "offloaded"), number(runs, "fallback"),
+        m.get("selection") == null ? null : asMap(m.get("selection"), "selection"));
   }
 
   private static Map<?, ?> asMap(Object o, String what) {

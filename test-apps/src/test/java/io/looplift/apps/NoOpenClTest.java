@@ -73,7 +73,7 @@ class NoOpenClTest {
     assertFalse(agent.stderr().contains("started the OpenCL host process"), agent::describe);
     assertTrue(LoopReport.read(report).devices().isEmpty(), agent::describe);
     if (!options.isEmpty()) {
-      List<String> why = agent.stderr().lines().filter(l -> l.contains("executor=opencl: ")).toList();
+      List<String> why = agent.stderr().lines().filter(l -> l.startsWith("looplift: executor=opencl: ")).toList();
       assertEquals(1, why.size(), agent::describe);
       assertTrue(why.get(0).contains("no OpenCL ICD loader") && why.get(0).contains("using jvm"), why.get(0));
     }

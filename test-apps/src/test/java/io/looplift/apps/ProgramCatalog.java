@@ -197,6 +197,33 @@ final class ProgramCatalog {
       nest("NestWork", "matmul"),
       nest("NestWork", "columnSums")));
 
+  /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
+  static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(
+      map("FreshOutputs", "ebeAdd"),
+      map("FreshOutputs", "ebeMultiply"),
+      map("FreshOutputs", "ebeDivide")));
+
+  /**
+   * Loops that call helpers: of a utility class, of a class whose static initializer prints (inlined, yet the
+   * line stays where Java prints it), and a private method on {@code this}.
+   */
+  static final Program HELPER_CALLS = new Program(P + "HelperCalls", List.of(
+      map("HelperCalls", "toCelsius"),
+      map("HelperCalls", "calibrate"),
+      map("HelperCalls", "weigh")));
+
+  /**
+   * The acceptance smoke program ({@code ../shared/checks/Smoke.java}), run by {@code VerifyModeTest}. Not in
+   * {@link #ALL}: its loops are of the kinds {@link #DEMO} has, so the other suites would only take longer.
+   */
+  static final Program SMOKE = new Program(P + "Smoke", List.of(
+      map("Smoke", "scale"),
+      map("Smoke", "blend"),
+      reduce("Smoke", "total"),
+      reduce("Smoke", "norm2"),
+      rejected("Smoke", "carried")));
+
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
-      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK);
+      MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK,
+      FRESH_OUTPUTS, HELPER_CALLS);
 }

@@ -4,6 +4,7 @@ import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
 import io.looplift.executors.Launch;
+import io.looplift.executors.LaunchWork;
 import io.looplift.executors.Uninterruptibly;
 import io.looplift.ir.Call;
 import io.looplift.ir.LoopTemplate;
@@ -41,12 +42,14 @@ import java.util.function.LongSupplier;
  * slows launches down but never blocks them. Chunk partials are combined in chunk order, so a given
  * executor computes the same bits run after run. A loop nest ({@link NestKernelGenerator}) splits along its
  * {@link NestDimension}, the outermost loop or an ordered template's band, by the work of the whole nest
- * ({@link NestWorkEstimate}). Thread-safe.
+ * ({@link LaunchWork}). Thread-safe.
  */
 public final class JvmExecutor implements Executor {
+  /** The executor's name in options and the report. */
+  public static final String NAME = "jvm";
   /**
    * Fewest units of work per chunk, a unit being one IR node of one iteration (a call counts
-   * {@link NestWorkEstimate#CALL_WEIGHT}): below this, handing work to another thread costs more than it saves. From the
+   * {@link LaunchWork#CALL_WEIGHT}): below this, handing work to another thread costs more than it saves. From the
    * dispatch-overhead benchmark on 2 cores: a saxpy loop (7 nodes) gains from a second thread only from
    * about 2^19 elements, a Black-Scholes loop (about 200 units) from a few thousand.
    */
@@ -113,7 +116,7 @@ public final class JvmExecutor implements Executor {
   }
 
   @Override
-  public String name() { return "jvm"; }
+  public String name() { return NAME; }
 
   @Override
   public boolean supports(LoopTemplate template, ExecutionOptions options) { return true; }
@@ -156,7 +159,7 @@ public final class JvmExecutor implements Executor {
       throw new ExecutionException("cannot size the nest's parallel dimension: " + e, e);
     }
     if (size == 0) return;
-    int chunks = nestChunks(dimension, () -> NestWorkEstimate.of(launch), size, options);
+    int chunks = nestChunks(dimension, () -> LaunchWork.of(launch), size, options);
     NestKernel kernel = nestKernel(t, chunks > 1 && !t.reductions().isEmpty());
     int start = launch.start();
     int step = launch.step();
@@ -168,18 +171,6 @@ public final class JvmExecutor implements Executor {
     } else {
       kernel.run(launch.arrays(), launch.params(), launch.accumulators(), start, step, trips, 0, size);
     }
-  }
-
-  /**
-   * Only a launch split over several threads gains: one that runs on the caller alone takes as long as the
-   * original loop, plus the dispatch. A nest's work counts its inner loops' trips from the launch's
-   * parameters and arrays.
-   */
-  @Override
-  public boolean gains(Launch launch, ExecutionOptions options) {
-    LoopTemplate template = launch.template();
-    if (template.isFlat()) return chunks(template, launch.trips(), options) > 1;
-    return nestChunks(NestDimension.of(template), () -> NestWorkEstimate.of(launch), Integer.MAX_VALUE, options) > 1;
   }
 
   /** How many chunks a launch of {@code trips} iterations of flat template {@code t} is split into (1: not split). */
@@ -206,7 +197,7 @@ public final class JvmExecutor implements Executor {
   }
 
   private static Profile profileOf(LoopTemplate t) {
-    return new Profile(NestWorkEstimate.weight(t.roots()), t.isParallel(false), t.isParallel(true));
+    return new Profile(LaunchWork.weight(t.roots()), t.isParallel(false), t.isParallel(true));
   }
 
   /**

@@ -8,7 +8,7 @@ import java.util.List;
 /** The {@code jvm} executor's provider: one device, this JVM's processors. */
 public final class JvmExecutorProvider implements ExecutorProvider {
   @Override
-  public String name() { return "jvm"; }
+  public String name() { return JvmExecutor.NAME; }
 
   @Override
   public List<Device> devices(ExecutorEnvironment env) {

@@ -33,7 +33,7 @@ final class RowArray implements ArrayArgument {
     this.rows = array;
     this.size = element.byteSize();
     this.offsets = new long[rows.length + 1];
-    Class<?> rowClass = StagedArrays.arrayClass(element);
+    Class<?> rowClass = element.arrayClass();
     for (int r = 0; r < rows.length; r++) {
       Object row = rows[r];
       if (row == null || row.getClass() != rowClass) {

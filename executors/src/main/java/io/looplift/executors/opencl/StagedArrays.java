@@ -1,6 +1,5 @@
 package io.looplift.executors.opencl;
 
-import io.looplift.ir.Type;
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 
@@ -19,20 +18,6 @@ final class StagedArrays {
     if (array instanceof int[] || array instanceof float[]) return 4;
     if (array instanceof long[] || array instanceof double[]) return 8;
     throw new IllegalArgumentException("not a primitive array: " + array.getClass());
-  }
-
-  /** The class of a Java array of {@code t}s: the class every row of an array of arrays of them has. */
-  static Class<?> arrayClass(Type t) {
-    return switch (t) {
-      case BOOLEAN -> boolean[].class;
-      case BYTE -> byte[].class;
-      case CHAR -> char[].class;
-      case SHORT -> short[].class;
-      case INT -> int[].class;
-      case LONG -> long[].class;
-      case FLOAT -> float[].class;
-      case DOUBLE -> double[].class;
-    };
   }
 
   /** Copies all of {@code array} into {@code block} from element {@code at} of the block on. */

@@ -12,8 +12,11 @@ import io.looplift.ir.LoopTemplate;
  * right; used by verify mode, by tests and as the executor of last resort. Thread-safe (no state).
  */
 public final class ReferenceExecutor implements Executor {
+  /** The executor's name in options and the report. */
+  public static final String NAME = "reference";
+
   @Override
-  public String name() { return "reference"; }
+  public String name() { return NAME; }
 
   @Override
   public boolean supports(LoopTemplate template, ExecutionOptions options) { return true; }

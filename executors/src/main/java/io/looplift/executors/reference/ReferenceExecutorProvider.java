@@ -8,7 +8,7 @@ import java.util.List;
 /** The {@code reference} executor's provider: the sequential interpreter on the calling thread. */
 public final class ReferenceExecutorProvider implements ExecutorProvider {
   @Override
-  public String name() { return "reference"; }
+  public String name() { return ReferenceExecutor.NAME; }
 
   @Override
   public List<Device> devices(ExecutorEnvironment env) {

@@ -2,24 +2,27 @@ package io.looplift.executors.select;
 
 import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionException;
-import io.looplift.executors.Executor;
 import io.looplift.executors.ExecutorEnvironment;
 import io.looplift.executors.ExecutorProvider;
+import io.looplift.executors.jvm.JvmExecutor;
+import io.looplift.executors.reference.ReferenceExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The executors a run uses, in order of preference: the one {@code executor=} names (or, for {@code auto},
  * the {@code jvm} executor), then {@code jvm} as the fallback of a device executor, and always the
- * {@code reference} executor last, which runs anything.
+ * {@code reference} executor last, which runs anything. With {@code auto}, the device executors are opened
+ * later, when the measured selection first asks for them ({@link LateDevices}).
  */
 public final class ExecutorChain {
   /** The value of {@code executor=} that leaves the choice to LoopLift. */
   public static final String AUTO = "auto";
-  static final String JVM = "jvm";
-  static final String REFERENCE = "reference";
+  static final String JVM = JvmExecutor.NAME;
+  static final String REFERENCE = ReferenceExecutor.NAME;
 
   private ExecutorChain() {}
 
@@ -30,8 +33,10 @@ public final class ExecutorChain {
    * @param devices the devices of every provider that was asked for them, for the report
    * @param notes lines for the log at {@code log=info}
    * @param warnings lines the user must see: a forced executor that could not be opened
+   * @param later with {@code auto}, the device executors the selection may open when it first needs them
    */
-  public record Opened(List<Executor> executors, List<Device> devices, List<String> notes, List<String> warnings) {}
+  public record Opened(List<Offload> executors, List<Device> devices, List<String> notes, List<String> warnings,
+      LateDevices later) {}
 
   /**
    * Opens the executors for {@code choice}. Only the providers that will run kernels are asked for their
@@ -39,11 +44,12 @@ public final class ExecutorChain {
    *
    * @param choice {@link #AUTO} or a provider's name
    * @param deviceSelector which of the chosen provider's devices: an index or a substring of its name; null
-   *     picks the first GPU, else the first device
+   *     picks the first GPU, else the first device (with {@code auto}: every device)
+   * @param lateDevices with {@code auto}, receives the devices the late providers found once they were asked
    */
   public static Opened open(List<ExecutorProvider> providers, String choice, String deviceSelector,
-      ExecutorEnvironment env) {
-    List<Executor> executors = new ArrayList<>();
+      ExecutorEnvironment env, Consumer<List<Device>> lateDevices) {
+    List<Offload> executors = new ArrayList<>();
     List<Device> devices = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
@@ -59,7 +65,7 @@ public final class ExecutorChain {
               + "' (" + p.inventoryNote() + "); using jvm");
         } else {
           try {
-            executors.add(p.open(d.get(), env));
+            executors.add(Offload.on(p.open(d.get(), env), d.get()));
             notes.add(choice + " executor on " + d.get().description());
           } catch (ExecutionException e) {
             warnings.add("executor=" + choice + ": " + e.getMessage() + "; using jvm");
@@ -67,19 +73,25 @@ public final class ExecutorChain {
         }
       }
     }
-    if (!REFERENCE.equals(choice)) openFirst(providers, JVM, env, executors, devices, warnings);
-    openFirst(providers, REFERENCE, env, executors, devices, warnings);
-    return new Opened(List.copyOf(executors), List.copyOf(devices), List.copyOf(notes), List.copyOf(warnings));
+    if (!REFERENCE.equals(choice)) openFirst(providers, JVM, env, executors, warnings);
+    openFirst(providers, REFERENCE, env, executors, warnings);
+    LateDevices later = LateDevices.none();
+    if (AUTO.equals(choice)) {
+      List<ExecutorProvider> present = providers.stream()
+          .filter(p -> !p.name().equals(JVM) && !p.name().equals(REFERENCE) && p.present()).toList();
+      later = new LateDevices(present, deviceSelector, env, lateDevices);
+    }
+    return new Opened(List.copyOf(executors), List.copyOf(devices), List.copyOf(notes), List.copyOf(warnings), later);
   }
 
   private static void openFirst(List<ExecutorProvider> providers, String name, ExecutorEnvironment env,
-      List<Executor> executors, List<Device> devices, List<String> warnings) {
+      List<Offload> executors, List<String> warnings) {
     ExecutorProvider p = provider(providers, name);
     if (p == null) return;
     List<Device> found = p.devices(env);
     if (found.isEmpty()) return;
     try {
-      executors.add(p.open(found.get(0), env));
+      executors.add(Offload.on(p.open(found.get(0), env), found.get(0)));
     } catch (ExecutionException e) {
       warnings.add("cannot open the " + name + " executor: " + e.getMessage());
     }

@@ -1,6 +1,8 @@
 package io.looplift.executors.select;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,6 +94,35 @@ final class Measurements {
         lastClass = Math.max(lastClass, p.sizeClass());
       }
     }
+  }
+
+  /**
+   * True when the store held points for candidates other than {@code local} (devices measured in an earlier
+   * run) and, at every size class it held, one of {@code local} was the fastest: opening those devices again
+   * would cost their start-up for nothing. False when the store says nothing of other candidates, or one of
+   * them won somewhere.
+   */
+  boolean othersLostBefore(Collection<String> local) {
+    if (stored == null) return false;
+    Map<Integer, String> fastest = new HashMap<>();
+    Map<Integer, Double> best = new HashMap<>();
+    boolean others = false;
+    for (StoredKernel.Candidate s : stored.candidates()) {
+      if (local.contains(s.name())) {
+        if (s.dropped() != null) continue;
+      } else {
+        others = true;
+        if (s.dropped() != null) continue;
+      }
+      for (Point p : s.points()) {
+        Double b = best.get(p.sizeClass());
+        if (b == null || p.nanosPerIteration() < b) {
+          best.put(p.sizeClass(), p.nanosPerIteration());
+          fastest.put(p.sizeClass(), s.name());
+        }
+      }
+    }
+    return others && local.containsAll(fastest.values());
   }
 
   boolean dropped(String candidate) {

@@ -153,6 +153,16 @@ public final class SelectedKernel {
   }
 
   /**
+   * True when an earlier run measured this kernel on candidates other than this selection's (devices) and,
+   * at every size it measured, one of this selection's candidates was faster.
+   */
+  public boolean othersLostBefore() {
+    synchronized (m) {
+      return m.othersLostBefore(names);
+    }
+  }
+
+  /**
    * Records that {@code c} ended without a time worth keeping and without the candidate being at fault: the
    * original loop threw the program's own exception, or LoopLift failed around the run. A measuring run is
    * handed to a later launch again; nothing else changes.

@@ -93,6 +93,11 @@ public final class Selector {
     return raced != null ? raced : fresh;
   }
 
+  /** True when a forced choice was set ({@link Builder#forced}): nothing is measured. */
+  public boolean forced() {
+    return settings.forced() != null;
+  }
+
   Settings settings() { return settings; }
 
   LongSupplier clock() { return clock; }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Launch;
+import io.looplift.executors.LaunchWork;
 import io.looplift.ir.Call;
 import io.looplift.ir.Const;
 import io.looplift.ir.Evaluator;
@@ -199,7 +200,7 @@ class JvmNestTest {
       long[] got = {0};
       Launch launch = new Launch(t, new Object[] {a, b, new double[n]}, new long[] {n}, got, 0, 1, n);
       NestDimension d = NestDimension.of(t);
-      assertTrue(THREE_JAMMED.nestChunks(d, () -> NestWorkEstimate.of(launch), n, reassociate) > 1, "splits");
+      assertTrue(THREE_JAMMED.nestChunks(d, () -> LaunchWork.of(launch), n, reassociate) > 1, "splits");
       THREE_JAMMED.execute(launch, reassociate);
       double expected = Double.longBitsToDouble(want[0]);
       assertEquals(expected, Double.longBitsToDouble(got[0]), Math.abs(expected) * 1e-12);
@@ -216,14 +217,12 @@ class JvmNestTest {
       assertEquals(1, chunks(two, new Launch(matmul, new Object[3], new long[] {8}, new long[0], 0, 1, 8)));
       assertTrue(chunks(two, new Launch(matmul, new Object[3], new long[] {256}, new long[0], 0, 1, 256)) > 1);
       // The launch's parameters give the inner trip counts.
-      assertFalse(two.gains(new Launch(matmul, new Object[3], new long[] {8}, new long[0], 0, 1, 8), EXACT));
-      assertTrue(two.gains(new Launch(matmul, new Object[3], new long[] {512}, new long[0], 0, 1, 512), EXACT));
       LoopTemplate conv = Nests.convolution();
-      assertFalse(two.gains(new Launch(conv, new Object[3], new long[] {31}, new long[0], 0, 1, 1000), EXACT));
-      assertTrue(two.gains(new Launch(conv, new Object[3], new long[] {31}, new long[0], 0, 1, 1 << 24), EXACT));
-      assertFalse(two.gains(new Launch(Nests.dotTotal(Type.DOUBLE), new Object[3], new long[] {64}, new long[1], 0, 1, 1 << 24),
-          EXACT), "an ordered double sum does not split");
-      assertFalse(ONE_JAMMED.gains(new Launch(matmul, new Object[3], new long[] {512}, new long[0], 0, 1, 512), EXACT),
+      assertEquals(1, chunks(two, new Launch(conv, new Object[3], new long[] {31}, new long[0], 0, 1, 1000)));
+      assertTrue(chunks(two, new Launch(conv, new Object[3], new long[] {31}, new long[0], 0, 1, 1 << 24)) > 1);
+      assertEquals(1, chunks(two, new Launch(Nests.dotTotal(Type.DOUBLE), new Object[3], new long[] {64}, new long[1], 0,
+          1, 1 << 24)), "an ordered double sum does not split");
+      assertEquals(1, chunks(ONE_JAMMED, new Launch(matmul, new Object[3], new long[] {512}, new long[0], 0, 1, 512)),
           "one thread never splits");
     } finally {
       two.close();
@@ -276,7 +275,7 @@ class JvmNestTest {
   private static int chunks(JvmExecutor e, Launch launch) {
     NestDimension d = NestDimension.of(launch.template());
     int size = d.size(launch.params(), launch.trips());
-    return e.nestChunks(d, () -> NestWorkEstimate.of(launch), size, EXACT);
+    return e.nestChunks(d, () -> LaunchWork.of(launch), size, EXACT);
   }
 
   private static void assertSameBits(Object want, Object got, String where) {

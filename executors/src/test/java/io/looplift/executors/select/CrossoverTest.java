@@ -122,4 +122,17 @@ class CrossoverTest {
     assertFalse(c.measuring());
     assertEquals("jvm", c.candidate());
   }
+
+  @Test
+  void anOffloadMustBeClearlyFasterThanTheBytecodeToBeChosen() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 0, 0.9);
+    assertEquals("bytecode", sim.settle(sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM)), 1_000_000)
+        .candidate(), "10% faster is within what the measurement leaves out");
+    Simulated faster = new Simulated().cost(BYTECODE, 0, 1.0).cost(JVM, 0, 0.8);
+    assertEquals("jvm", faster.settle(faster.selector().build().kernel(KEY, List.of(BYTECODE, JVM)), 1_000_000)
+        .candidate());
+    Simulated devices = new Simulated().cost(JVM, 0, 1.0).cost(OPENCL, 0, 0.95);
+    assertEquals("opencl:0", devices.settle(devices.selector().build().kernel(KEY, List.of(JVM, OPENCL)), 1_000_000)
+        .candidate(), "between offloads, the fastest wins by any margin");
+  }
 }

@@ -194,4 +194,30 @@ class PersistenceTest {
     assertEquals(io.looplift.tracecache.DiskProgramStore.defaultDirectory().resolve("selection"),
         Selector.directory(null));
   }
+
+  @Test
+  void aDeviceThatLostEverywhereIsNotWorthOpeningAgain() {
+    Simulated first = run();
+    measure(first, selector(first).build().kernel(KEY, ALL));
+    Simulated second = run();
+    assertFalse(selector(second).build().kernel(KEY, List.of(BYTECODE, JVM)).othersLostBefore(),
+        "the device won at 10^8 elements");
+
+    Simulated slowDevice = new Simulated().cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2).cost(OPENCL, 2_000_000, 0.5);
+    Path other = cacheDir.resolve("other");
+    SelectedKernel measured = slowDevice.selector().store(Selector.directory(other), warnings::add).build()
+        .kernel(KEY, ALL);
+    assertEquals("bytecode", slowDevice.settle(measured, 10_000).candidate());
+    assertEquals("jvm", slowDevice.settle(measured, 100_000_000).candidate());
+    Simulated next = run();
+    Selector again = next.selector().store(Selector.directory(other), warnings::add).build();
+    assertTrue(again.kernel(KEY, List.of(BYTECODE, JVM)).othersLostBefore(), "the device lost at every size");
+    assertFalse(again.kernel(KEY, ALL).othersLostBefore(), "nothing but its own candidates");
+  }
+
+  @Test
+  void nothingStoredSaysNothingOfDevices() {
+    Simulated sim = run();
+    assertFalse(selector(sim).build().kernel(KEY, List.of(BYTECODE, JVM)).othersLostBefore());
+  }
 }

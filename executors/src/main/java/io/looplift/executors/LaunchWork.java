@@ -1,6 +1,5 @@
-package io.looplift.executors.jvm;
+package io.looplift.executors;
 
-import io.looplift.executors.Launch;
 import io.looplift.ir.Acc;
 import io.looplift.ir.Call;
 import io.looplift.ir.Carried;
@@ -27,53 +26,54 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An estimate of the work of a launch of a loop nest, in the jvm executor's units (one IR node computed
- * once; a call counts {@link #CALL_WEIGHT}): per iteration of the outermost loop, each body's nodes, plus
+ * An estimate of the work of a launch, flat loop or nest, in units of one IR node computed once (a call
+ * counts {@link #CALL_WEIGHT}): what the jvm executor splits launches by and the executor selection sizes
+ * them by. Per iteration of the outermost loop, each body's nodes, plus
  * each inner loop's trip count times the work of its body. A trip count comes from the loop's bounds
  * evaluated with the launch's parameters and arrays, with every enclosing loop variable at the middle of its
  * range; bounds that read carried values, or that cannot be evaluated, count {@link #UNKNOWN_TRIPS}. Not
  * thread-safe: one instance per estimate.
  */
-final class NestWorkEstimate {
+public final class LaunchWork {
   /** The work of a call (Math.exp and the like) in units of one IR node. */
-  static final int CALL_WEIGHT = 20;
+  public static final int CALL_WEIGHT = 20;
   /** The trip count assumed for an inner loop whose bounds cannot be evaluated before the launch runs. */
-  static final int UNKNOWN_TRIPS = 64;
+  public static final int UNKNOWN_TRIPS = 64;
 
   private final Object[] arrays;
   private final long[] params;
   private final Map<Integer, Integer> middles = new HashMap<>();
   private final int index;
 
-  private NestWorkEstimate(Object[] arrays, long[] params, int index) {
+  private LaunchWork(Object[] arrays, long[] params, int index) {
     this.arrays = arrays;
     this.params = params;
     this.index = index;
   }
 
   /** The work of a whole launch, inner bounds evaluated at the middle iteration of the outermost loop. */
-  static long of(Launch launch) {
+  public static long of(Launch launch) {
     int middle = launch.start() + launch.trips() / 2 * launch.step();
-    NestWorkEstimate w = new NestWorkEstimate(launch.arrays(), launch.params(), middle);
-    return saturatedMultiply(launch.trips(), w.perIteration(launch.template()));
+    LaunchWork w = new LaunchWork(launch.arrays(), launch.params(), middle);
+    return saturatedMultiply(launch.trips(), w.iteration(launch.template()));
   }
 
   /**
-   * The work of {@code trips} iterations of {@code t} before a launch's parameters and arrays are known:
-   * only inner loops with constant bounds count what they will run.
+   * The work of one iteration of flat template {@code t}, the same in every launch; for a nest, what one
+   * iteration does outside its inner loops plus {@link #UNKNOWN_TRIPS} times each inner body.
    */
-  static long of(LoopTemplate t, long trips) {
-    return saturatedMultiply(trips, new NestWorkEstimate(null, null, 0).perIteration(t));
+  public static long perIteration(LoopTemplate t) {
+    return new LaunchWork(null, null, 0).iteration(t);
   }
 
-  private long perIteration(LoopTemplate t) {
+  private long iteration(LoopTemplate t) {
     List<Node> finals = new ArrayList<>();
     for (Reduction r : t.reductions()) finals.add(r.update());
     return body(t.body(), finals);
   }
 
   /** The weight of the distinct nodes below {@code roots}. */
-  static long weight(Collection<Node> roots) {
+  public static long weight(Collection<Node> roots) {
     long w = 0;
     for (Node n : Nodes.postOrder(roots)) w += n instanceof Call ? CALL_WEIGHT : 1;
     return w;

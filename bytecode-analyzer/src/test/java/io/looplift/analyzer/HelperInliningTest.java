@@ -1,0 +1,104 @@
+package io.looplift.analyzer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.ir.LoopSite;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Rewrites {@link HelperShapes} as the agent would and runs each loop in the original and the rewritten class
+ * on the same inputs (the rewritten one through the reference interpreter): loops that call a static helper
+ * of another class, or a private or final method on {@code this}, are offloaded with Java's results (a helper
+ * of a class with a static initializer only once Java has initialized it); calls the analyzer cannot bind, or
+ * whose inlining could change what the program does, are rejected with a reason.
+ */
+class HelperInliningTest {
+  private static Rewritten shapes;
+
+  @BeforeAll
+  static void rewrite() throws Exception {
+    shapes = new Rewritten(HelperShapes.class);
+  }
+
+  private static double[] doubles(Random r, int n) {
+    double[] d = new double[n];
+    for (int i = 0; i < n; i++) d[i] = r.nextGaussian();
+    return d;
+  }
+
+  static Stream<Object[]> inlined() {
+    Random r = new Random(11);
+    double[][] rows = new double[9][];
+    for (int i = 0; i < rows.length; i++) rows[i] = doubles(r, 7);
+    return Stream.of(
+        new Object[] {"clampAll", "clampAll", new Object[] {doubles(r, 40), new double[40]}},
+        new Object[] {"rowDots", "rowDots", new Object[] {rows, doubles(r, 7), new double[9]}},
+        new Object[] {"squares", "squares", new Object[] {doubles(r, 30), new double[30]}},
+        new Object[] {"scaledAll", "scaledAll", new Object[] {doubles(r, 30), new double[30]}},
+        new Object[] {"weighAll", "weighted", new Object[] {1.5, doubles(r, 25), doubles(r, 25), new double[25]}},
+        new Object[] {"shiftAll", "finalHelper", new Object[] {0.25, doubles(r, 25), new double[25]}});
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("inlined")
+  void aLoopCallingABoundHelperIsOffloadedWithJavasResults(String loop, String entry, Object[] args) throws Exception {
+    LoopSite site = shapes.site(loop, null);
+    assertNotNull(site, loop + " not seen");
+    assertTrue(site.accepted(), loop + " rejected: " + site.reason());
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults(entry, args);
+    assertTrue(InterpretingDispatcher.submitted > before, loop + " never offloaded");
+  }
+
+  static Stream<Object[]> rejected() {
+    Random r = new Random(13);
+    return Stream.of(
+        new Object[] {"shiftedAll", "shiftedAll", "reads its field offset", new Object[] {doubles(r, 10), new double[10]}},
+        new Object[] {"applyAll", "overridable", "a subclass may override it", new Object[] {2.0, doubles(r, 10), new double[10]}},
+        new Object[] {"otherAll", "onAnother", "on an object other than this", new Object[] {2.0, doubles(r, 10), new double[10]}});
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rejected")
+  void aCallThatCannotBeInlinedSafelyIsRejectedWithItsReason(String loop, String entry, String reason, Object[] args)
+      throws Exception {
+    LoopSite site = shapes.site(loop, null);
+    assertNotNull(site, loop + " not seen");
+    assertFalse(site.accepted(), loop + " accepted");
+    assertTrue(site.reason().contains(reason), loop + ": " + site.reason());
+    assertSameResults(entry, args);
+  }
+
+  @Test
+  void aLoopInliningAHelperOfAClassWithAStaticInitializerRunsAsBytecodeUntilThatClassIsInitialized() throws Exception {
+    LoopSite site = shapes.site("tabled", null);
+    assertTrue(site.accepted(), "tabled rejected: " + site.reason());
+    Random r = new Random(17);
+    Object[] args = {doubles(r, 50), new double[50]};
+    InterpretingDispatcher.INITIALIZED.remove(HelperTables.class);
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("tabled", args);
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded before the bridge said HelperTables was initialized");
+    InterpretingDispatcher.INITIALIZED.add(HelperTables.class);
+    assertSameResults("tabled", args);
+    assertTrue(InterpretingDispatcher.submitted > before, "never offloaded once HelperTables was initialized");
+  }
+
+  private static void assertSameResults(String name, Object[] args) throws Exception {
+    Object[] plain = RewriteRoundTripTest.deepCopy(args);
+    Object[] lifted = RewriteRoundTripTest.deepCopy(args);
+    Object expected = Rewritten.invoke(shapes.original, name, plain);
+    Object actual = Rewritten.invoke(shapes.lifted, name, lifted);
+    assertEquals(String.valueOf(expected), String.valueOf(actual), name);
+    assertTrue(Arrays.deepEquals(plain, lifted), name + ": arrays differ");
+  }
+}

@@ -1,0 +1,88 @@
+package io.looplift.apps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code executor=auto} by measurement, with default options: the selection measures the original bytecode
+ * against the executors, says so in the report, and keeps what it measured under {@code cache.dir}, so that a
+ * second run of the same program measures nothing it already knows. Output is the same as without the agent in
+ * both runs.
+ */
+class MeasuredSelectionTest {
+  private static final String PROGRAM = ProgramCatalog.FRESH_OUTPUTS.mainClass();
+
+  @TempDir Path tmp;
+
+  private LoopReport run(Path cacheDir, String name, String... args) throws IOException {
+    Path report = tmp.resolve(name + ".json");
+    ForkedJvm.Result plain;
+    ForkedJvm.Result agent;
+    try (ForkedJvm.Running p = ForkedJvm.start(List.of(), List.of(), PROGRAM, List.of(args), Map.of());
+        ForkedJvm.Running a = ForkedJvm.start(List.of(),
+            List.of(ForkedJvm.agentArg("log=info,report=" + report + ",cache.dir=" + cacheDir)), PROGRAM,
+            List.of(args), Map.of())) {
+      plain = p.await();
+      agent = a.await();
+    }
+    assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
+    assertEquals(plain.stdout(), agent.stdout(), () -> "stdout changed under the agent\n" + agent.describe());
+    assertTrue(agent.stderr().contains(" chose "), () -> "log=info names each loop's choice\n" + agent.describe());
+    return LoopReport.read(report);
+  }
+
+  private static LoopReport.Loop loop(LoopReport r, String method) {
+    return r.loops().stream().filter(l -> l.method().equals(method)).findFirst().orElseThrow();
+  }
+
+  private static long number(Map<?, ?> selection, String key) {
+    return ((Number) selection.get(key)).longValue();
+  }
+
+  @Test
+  void aSecondRunUsesWhatTheFirstMeasured() throws IOException {
+    Path cache = tmp.resolve("cache");
+    LoopReport first = run(cache, "first");
+    List<LoopReport.Loop> measured = first.loops().stream()
+        .filter(l -> l.selection() != null && !((Map<?, ?>) l.selection().get("candidates")).isEmpty()).toList();
+    assertFalse(measured.isEmpty(), "no loop finished measuring: " + first.loops());
+    for (LoopReport.Loop l : measured) {
+      assertEquals("measured", l.selection().get("source"), l::toString);
+      Map<?, ?> candidates = (Map<?, ?>) l.selection().get("candidates");
+      assertTrue(candidates.containsKey("bytecode") && candidates.containsKey("jvm"), () -> l + " " + candidates);
+      assertTrue(number(l.selection(), "measuringRuns") > 0 && number(l.selection(), "measuringNanos") > 0, l::toString);
+    }
+    LoopReport second = run(cache, "second");
+    for (LoopReport.Loop was : measured) {
+      LoopReport.Loop now = second.loops().stream()
+          .filter(l -> l.method().equals(was.method()) && l.line() == was.line()).findFirst().orElseThrow();
+      assertEquals("persisted", now.selection().get("source"), now::toString);
+      assertEquals(0, number(now.selection(), "measuringRuns"), now::toString);
+      assertEquals(0, number(now.selection(), "measuringNanos"), now::toString);
+      assertEquals(was.selection().get("executor"), now.selection().get("executor"), now::toString);
+    }
+  }
+
+  /**
+   * A memory-bound loop that runs long enough for a device to be worth a try is measured on the OpenCL device
+   * too, transfers included, and is not sent there: moving 64 MiB to add two arrays costs more than adding them.
+   */
+  @Test
+  void theOpenClDeviceIsMeasuredAndNotChosenForAMemoryBoundLoop() throws IOException {
+    LoopReport r = run(tmp.resolve("cache"), "device", String.valueOf(1 << 22), "70");
+    OpenClRequirement.require(!r.devices().isEmpty(), "no OpenCL device was found");
+    Map<?, ?> selection = loop(r, "ebeAdd").selection();
+    Map<?, ?> candidates = (Map<?, ?>) selection.get("candidates");
+    assertTrue(candidates.containsKey("opencl:0"), () -> "measured on the device: " + selection);
+    assertTrue(((Map<?, ?>) selection.get("transfers")).containsKey("opencl:0"), () -> "transfers: " + selection);
+    assertTrue(!"opencl:0".equals(selection.get("executor")), () -> "sent to the device: " + selection);
+  }
+}
