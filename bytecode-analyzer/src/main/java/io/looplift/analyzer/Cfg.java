@@ -62,7 +62,12 @@ final class Cfg {
     for (TryCatchBlockNode tcb : mn.tryCatchBlocks) leaders.set(list.indexOf(tcb.handler));
     for (int k = 0; k < insns.length; k++) {
       AbstractInsnNode in = insns[k];
-      for (LabelNode target : targets(in)) leaders.set(list.indexOf(target));
+      // Most instructions jump nowhere: only those that do are asked for their targets (a list each).
+      if (in instanceof JumpInsnNode j) {
+        leaders.set(list.indexOf(j.label));
+      } else if (in instanceof TableSwitchInsnNode || in instanceof LookupSwitchInsnNode) {
+        for (LabelNode target : targets(in)) leaders.set(list.indexOf(target));
+      }
       if (endsBlock(in) && k + 1 < insns.length) leaders.set(k + 1);
     }
     Block current = null;

@@ -9,6 +9,7 @@ import java.lang.ref.WeakReference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -184,10 +185,24 @@ public final class ClassRewriter {
     }
   }
 
-  /** The class file {@code loader} has for class {@code name}, or null. */
+  /**
+   * The class file {@code loader} has for class {@code name}, or null. Read into one array of the size the
+   * stream announces (a jar entry's or a file's), rather than in chunks copied together at the end: the
+   * report reads back hundreds of class files at exit, when every byte allocated may grow the heap.
+   */
   private static byte[] readBack(ClassLoader loader, String name) throws IOException {
     try (InputStream in = loader.getResourceAsStream(name + ".class")) {
-      return in == null ? null : in.readAllBytes();
+      if (in == null) return null;
+      byte[] bytes = new byte[Math.max(0, in.available())];
+      int n = in.readNBytes(bytes, 0, bytes.length);
+      int next = in.read();
+      if (n == bytes.length && next < 0) return bytes;
+      // The stream announced less than it holds (or ended early): whatever is left, read the usual way.
+      byte[] rest = next < 0 ? new byte[0] : in.readAllBytes();
+      byte[] all = Arrays.copyOf(bytes, n + (next < 0 ? 0 : 1) + rest.length);
+      if (next >= 0) all[n] = (byte) next;
+      System.arraycopy(rest, 0, all, n + (next < 0 ? 0 : 1), rest.length);
+      return all;
     }
   }
 

@@ -371,6 +371,11 @@ final class LoopPrescan {
   private int method(int nat) {
     int name = u2(cp[nat] + 1);
     int desc = u2(cp[nat] + 3);
+    // Compilers share one Utf8 entry per string, so the method is usually found by its indices alone (a
+    // class declares one method per name and descriptor); strings are compared only when that fails.
+    for (int m = 0; m < nameIndex.length; m++) {
+      if (name == nameIndex[m] && desc == descIndex[m]) return m;
+    }
     for (int m = 0; m < nameIndex.length; m++) {
       if (sameUtf8(name, nameIndex[m]) && sameUtf8(desc, descIndex[m])) return m;
     }
