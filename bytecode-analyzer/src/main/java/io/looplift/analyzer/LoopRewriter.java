@@ -8,6 +8,7 @@ import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
@@ -179,13 +180,12 @@ final class LoopRewriter {
   static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int siteId, int minLength, Scratch scratch,
       LabelNode decline) {
     int ivar = plan.ivar();
-    // First, before any recipe could read a static field of one of those classes.
-    for (String c : plan.initializedClasses()) {
-      push(il, siteId);
-      il.add(new LdcInsnNode(Type.getObjectType(c)));
-      il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
-      il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
-    }
+    // The class checks cost a bridge call, which a loop too short to offload should not pay; but they must
+    // come before any recipe that reads a static field of another class (which would initialize it), and
+    // a nest's work estimate evaluates its recipes. (The limit's recipe is the original exit test's, which
+    // Java evaluates before the first iteration all the same.)
+    boolean checkClassesFirst = !plan.site().template().isFlat() && readsStaticFieldOfAnotherClass(plan);
+    if (checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
     copy(il, plan.limitRecipe());
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     if (minLength > 0) {
@@ -204,6 +204,7 @@ final class LoopRewriter {
       il.add(new InsnNode(Opcodes.LCMP));
       il.add(new JumpInsnNode(Opcodes.IFLT, decline));
     }
+    if (!checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
     for (LoopBody.ExactClass e : plan.exactClasses()) {
       push(il, siteId);
       copy(il, e.recipe());
@@ -241,6 +242,27 @@ final class LoopRewriter {
       il.add(new InsnNode(Opcodes.LASTORE));
     }
     il.add(new VarInsnNode(Opcodes.ASTORE, scratch.scalars()));
+  }
+
+  private static void emitInitializedChecks(InsnList il, LoopAnalyzer.Plan plan, int siteId, LabelNode decline) {
+    for (String c : plan.initializedClasses()) {
+      push(il, siteId);
+      il.add(new LdcInsnNode(Type.getObjectType(c)));
+      il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
+      il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
+    }
+  }
+
+  private static boolean readsStaticFieldOfAnotherClass(LoopAnalyzer.Plan plan) {
+    String self = plan.site().className().replace('.', '/');
+    for (List<List<AbstractInsnNode>> recipes : List.of(plan.paramRecipes(), plan.arrayRecipes())) {
+      for (List<AbstractInsnNode> recipe : recipes) {
+        for (AbstractInsnNode in : recipe) {
+          if (in.getOpcode() == Opcodes.GETSTATIC && !((FieldInsnNode) in).owner.equals(self)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -1,11 +1,13 @@
 package io.looplift.runtime;
 
 import io.looplift.bridge.LoopBridge;
+import io.looplift.profiler.Profiler;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * The dispatcher of a pipeline whose executors and scheduler open when the first loop is offered
- * ({@link #submit}, {@link #beginRegion}, {@link #initialized} or {@link #field}) rather than at start-up. Until then nothing can be pending, so
+ * ({@link #submit}, {@link #beginRegion} or {@link #field}) rather than at start-up. Until then nothing can be pending, so
  * {@link #sync}, {@link #endRegion} and {@link #abortRegion} have nothing to do and open nothing. If
  * opening fails, every loop runs as bytecode, as with no pipeline at all. Never throws; thread-safe.
  */
@@ -47,12 +49,20 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   };
 
   private final Supplier<LoopBridge.Dispatcher> opener;
+  private final Predicate<Class<?>> initialized;
+  private final Profiler profiler;
   private final Log log;
   private volatile LoopBridge.Dispatcher opened;
 
-  /** {@code opener} builds the real dispatcher; it runs at most once, on the first thread that needs it. */
-  OpeningDispatcher(Supplier<LoopBridge.Dispatcher> opener, Log log) {
+  /**
+   * {@code opener} builds the real dispatcher; it runs at most once, on the first thread that needs it.
+   * Until then {@code initialized} answers {@link #initialized} and {@code profiler} records {@link #fallback}.
+   */
+  OpeningDispatcher(Supplier<LoopBridge.Dispatcher> opener, Predicate<Class<?>> initialized, Profiler profiler,
+      Log log) {
     this.opener = opener;
+    this.initialized = initialized;
+    this.profiler = profiler;
     this.log = log;
   }
 
@@ -130,16 +140,31 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
     if (d != null) d.abortRegion();
   }
 
-  /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */
+  /** Answered without opening the pipeline. */
   @Override
   public boolean initialized(Class<?> c) {
-    return open().initialized(c);
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) return d.initialized(c);
+    try {
+      return initialized.test(c);
+    } catch (Throwable e) {
+      return false;
+    }
   }
 
-  /** Said just before a loop would have been offered: opens the pipeline, as {@link #submit} would have. */
+  /** Recorded without opening the pipeline (a site's id is the profiler's). */
   @Override
   public void fallback(int siteId, String reason) {
-    open().fallback(siteId, reason);
+    LoopBridge.Dispatcher d = opened;
+    if (d != null) {
+      d.fallback(siteId, reason);
+      return;
+    }
+    try {
+      profiler.fallback(siteId, reason);
+    } catch (Throwable e) {
+      log.debugOnce("fallback " + e, "internal error while falling back: " + e);
+    }
   }
 
   /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */

@@ -36,7 +36,7 @@ public final class Pipeline {
       this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler));
     } else {
       Supplier<Backend> opener = b.opener;
-      this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get()), b.log);
+      this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get()), b.initialized, b.profiler, b.log);
     }
   }
 

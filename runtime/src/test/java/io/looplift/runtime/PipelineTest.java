@@ -130,6 +130,9 @@ class PipelineTest {
     d.sync();
     d.abortRegion();
     assertFalse(d.endRegion());
+    // A loop too short to be offered may still ask whether a class is initialized, and say why it fell back.
+    assertFalse(d.initialized(String.class), "no probe was given: no class counts as initialized");
+    d.fallback(id, "waits for a class");
     assertEquals(List.of(), opened, "nothing can be pending before a loop is offered");
     int[] in = {1, 2, 3, 4};
     int[] out = new int[4];
