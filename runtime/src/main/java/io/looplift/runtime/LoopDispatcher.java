@@ -110,7 +110,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         return LoopBridge.TAKEN;
       }
       SettledBytecode memo = w.regionId < 0 ? settled.get(siteId) : null;
-      if (memo != null && memo.covers(trips, scalars, arrays)) {
+      if (memo != null && memo.covers(trips, scalars, arrays, selections.devices())) {
         flush(w, true);
         profiler.fallback(entry.id(), memo.reason);
         return LoopBridge.DECLINED;
@@ -131,12 +131,13 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         return LoopBridge.TAKEN;
       }
       // Chosen before the guards: a loop the selection keeps as bytecode needs none of them.
-      Optional<Selections.Decision> decided = selections.site(entry, launch);
+      Optional<Selections.Decision> decided = selections.site(entry, launch, memo == null ? 0 : memo.declined());
       if (decided.isEmpty()) return decline(w, siteId, entry, "no executor can run this loop");
       Selections.Decision decision = decided.get();
       if (decision.choice().bytecode()) {
         if (!decision.choice().measuring()) {
-          settled.put(siteId, SettledBytecode.of(!t.isFlat(), trips, scalars, nParams, arrays, fallbackReason(decision)));
+          settled.put(siteId, SettledBytecode.of(!t.isFlat(), trips, scalars, nParams, arrays,
+              fallbackReason(decision), decision.launchesBeforeDevices(), decision.devices()));
         } else {
           settled.remove(siteId);
         }

@@ -38,8 +38,14 @@ import java.util.function.Consumer;
  * selection is made again with them. Thread-safe.
  */
 final class Selections {
-  /** The candidate chosen for one launch and the selection its outcome is reported to. */
-  record Decision(SelectedKernel selection, Choice choice) {}
+  /**
+   * The candidate chosen for one launch and the selection its outcome is reported to.
+   *
+   * @param launchesBeforeDevices after how many more launches like this one device executors become candidates
+   *     of the kernel ({@link Long#MAX_VALUE} when that cannot happen any more)
+   * @param devices the device executors that were open when the choice was made (see {@link #devices()})
+   */
+  record Decision(SelectedKernel selection, Choice choice, long launchesBeforeDevices, List<Offload> devices) {}
 
   private static final int KERNELS = 1024;
   /**
@@ -93,12 +99,17 @@ final class Selections {
     return null;
   }
 
-  /** The choice for {@code launch} of site {@code entry}; empty when every candidate failed on it. */
-  Optional<Decision> site(SiteTable.Entry entry, Launch launch) {
+  /**
+   * The choice for {@code launch} of site {@code entry}; empty when every candidate failed on it.
+   *
+   * @param declined launches like this one the caller declined without asking, since it last asked: their work
+   *     counts as done
+   */
+  Optional<Decision> site(SiteTable.Entry entry, Launch launch, int declined) {
     Kernel k = sites.computeIfAbsent(entry.id(), id -> new Kernel(entry.site().template(),
         key(entry.site().template(), List.of(entry.site())), bytecode,
         selection -> profiler.siteSelection(id, () -> info(selection))));
-    return k.choose(launch);
+    return k.choose(launch, declined);
   }
 
   /** The choice for {@code launch} of a kernel fused from {@code loops}; empty when no executor can run it. */
@@ -108,7 +119,7 @@ final class Selections {
       for (PendingLoop l : loops) sites.add(l.entry.site());
       return new Kernel(t, key(t, sites), false, selection -> {});
     });
-    return k.choose(launch);
+    return k.choose(launch, 0);
   }
 
   /**
@@ -117,6 +128,14 @@ final class Selections {
    */
   private List<Offload> offloads(boolean devices) {
     return devices && !forced ? with(later.poll()) : opened;
+  }
+
+  /**
+   * The device executors opened so far: a new list, compared by identity, each time one more opens. Reading it
+   * opens nothing.
+   */
+  List<Offload> devices() {
+    return later.opened();
   }
 
   /** Every executor open now, in order of preference: those opened up front, then the devices opened since. */
@@ -157,11 +176,15 @@ final class Selections {
       this.flatWork = template.isFlat() ? LaunchWork.perIteration(template) : -1;
     }
 
-    Optional<Decision> choose(Launch launch) {
+    Optional<Decision> choose(Launch launch, int declined) {
+      List<Offload> devices = later.opened();
       long trips = Math.max(1, launch.trips());
       long perIteration = Math.max(1, flatWork >= 0 ? flatWork : LaunchWork.of(launch) / trips);
       long launchWork = perIteration > Long.MAX_VALUE / trips ? Long.MAX_VALUE : perIteration * trips;
-      long done = work.accumulateAndGet(launchWork, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
+      long worked = launchWork > Long.MAX_VALUE / (declined + 1L) ? Long.MAX_VALUE : launchWork * (declined + 1L);
+      long done = work.accumulateAndGet(worked, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
+      boolean devicesMayJoin = !forced && later.present() && !devicesLost && done < DEVICE_WORK;
+      long beforeDevices = devicesMayJoin ? (DEVICE_WORK - done + launchWork - 1) / launchWork : Long.MAX_VALUE;
       List<Offload> now = offloads(done >= DEVICE_WORK && !devicesLost);
       SelectedKernel s;
       synchronized (this) {
@@ -179,7 +202,7 @@ final class Selections {
         s = selection;
       }
       if (s == null) return Optional.empty();
-      return s.choose(launch.trips(), perIteration).map(c -> new Decision(s, c));
+      return s.choose(launch.trips(), perIteration).map(c -> new Decision(s, c, beforeDevices, devices));
     }
   }
 

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * that what it learns later (devices that join, a re-measurement) still counts. Thread-safe.
  */
 final class SettledBytecode {
-  /** How many launches of the same shape are declined at once before the selection is asked again. */
+  /** The most launches of the same shape declined at once before the selection is asked again. */
   static final int RECHECK = 64;
 
   private final long trips;
@@ -21,31 +21,57 @@ final class SettledBytecode {
   private final int[] lengths;
   /** What the report says of each declined launch. */
   final String reason;
-  private int uses; // races only make the recheck come a little early or late
+  /** How many launches may be declined at once. */
+  private final long declinable;
+  /** The device executors open when the selection settled; others opening since end this memo. */
+  private final Object devices;
+  private volatile int declined; // races only make the recheck come a little early or late
 
-  private SettledBytecode(long trips, long[] params, int[] lengths, String reason) {
+  private SettledBytecode(long trips, long[] params, int[] lengths, String reason, long declinable,
+      Object devices) {
     this.trips = trips;
     this.params = params;
     this.lengths = lengths;
     this.reason = reason;
+    this.declinable = declinable;
+    this.devices = devices;
   }
 
-  /** The shape of a launch of {@code trips} iterations; a nest's also of its parameters and arrays. */
-  static SettledBytecode of(boolean nest, long trips, long[] scalars, int nParams, Object[] arrays, String reason) {
-    return nest ? new SettledBytecode(trips, Arrays.copyOf(scalars, nParams), lengths(arrays), reason)
-        : new SettledBytecode(trips, null, null, reason);
+  /**
+   * The shape of a launch of {@code trips} iterations; a nest's also of its parameters and arrays.
+   *
+   * @param launchesBeforeDevices after how many more launches of this shape devices join the selection's
+   *     candidates ({@link Long#MAX_VALUE} when they never do)
+   * @param devices the device executors open now, compared by identity
+   */
+  static SettledBytecode of(boolean nest, long trips, long[] scalars, int nParams, Object[] arrays, String reason,
+      long launchesBeforeDevices, Object devices) {
+    long declinable = Math.min(RECHECK, launchesBeforeDevices) - 1;
+    return nest
+        ? new SettledBytecode(trips, Arrays.copyOf(scalars, nParams), lengths(arrays), reason, declinable, devices)
+        : new SettledBytecode(trips, null, null, reason, declinable, devices);
   }
 
-  /** Whether a launch has this shape, and this is not the launch on which the selection is asked again. */
-  boolean covers(long trips, long[] scalars, Object[] arrays) {
-    if (trips != this.trips || ++uses % RECHECK == 0) return false;
-    if (params == null) return true;
-    if (!Arrays.equals(params, 0, params.length, scalars, 0, params.length)) return false;
-    if (arrays.length != lengths.length) return false;
-    for (int k = 0; k < arrays.length; k++) {
-      if (lengths[k] != length(arrays[k])) return false;
+  /**
+   * Whether a launch has this shape and may be declined at once, with the device executors {@code devices}
+   * open now; counts it if so.
+   */
+  boolean covers(long trips, long[] scalars, Object[] arrays, Object devices) {
+    if (trips != this.trips || declined >= declinable || devices != this.devices) return false;
+    if (params != null) {
+      if (!Arrays.equals(params, 0, params.length, scalars, 0, params.length)) return false;
+      if (arrays.length != lengths.length) return false;
+      for (int k = 0; k < arrays.length; k++) {
+        if (lengths[k] != length(arrays[k])) return false;
+      }
     }
+    declined++;
     return true;
+  }
+
+  /** How many launches this memo declined: their work counts when the selection is asked again. */
+  int declined() {
+    return declined;
   }
 
   private static int[] lengths(Object[] arrays) {

@@ -10,13 +10,17 @@ import io.looplift.ir.LoopShape;
 import io.looplift.ir.LoopSite;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
+import io.looplift.executors.Device;
 import io.looplift.executors.Executor;
+import io.looplift.executors.ExecutorEnvironment;
+import io.looplift.executors.ExecutorProvider;
 import io.looplift.executors.Launch;
 import io.looplift.executors.jvm.JvmExecutor;
 import io.looplift.executors.reference.ReferenceExecutor;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.Candidate;
+import io.looplift.executors.select.ExecutorChain;
 import io.looplift.executors.select.LateDevices;
 import io.looplift.executors.select.Offload;
 import io.looplift.executors.select.Selector;
@@ -183,15 +187,7 @@ class LoopDispatcherTest {
     AtomicLong now = new AtomicLong();
     JvmExecutor jvm = new JvmExecutor(2);
     opened.add(jvm);
-    Executor slow = new Executor() {
-      @Override public String name() { return "jvm"; }
-      @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return jvm.supports(t, o); }
-      @Override public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
-        jvm.execute(launch, options);
-        now.addAndGet(50_000);
-      }
-      @Override public void close() {}
-    };
+    Executor slow = slowed(jvm, "jvm", now, 50_000);
     Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).build();
     Selections selections = new Selections(measuring, List.of(new Offload(slow, new Candidate("jvm", "two threads"))),
         LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
@@ -210,6 +206,81 @@ class LoopDispatcherTest {
     assertTrue(r.contains("\"selection\":{\"executor\":\"bytecode\",\"source\":\"measured\""), r);
     assertTrue(r.contains("\"bytecode\":0.010"), "1000 ns over 100000 iterations: " + r);
     assertTrue(r.contains("\"measuringRuns\":2"), r);
+  }
+
+  /**
+   * A site whose selection settled on its bytecode is declined without asking the selection again, yet the
+   * work of those launches counts: devices are asked for once it reaches {@link Selections#DEVICE_WORK}, and
+   * the site is measured on them as soon as they opened.
+   */
+  @Test
+  void launchesDeclinedAtOnceStillBringTheDevicesIn() {
+    AtomicLong now = new AtomicLong();
+    JvmExecutor jvm = new JvmExecutor(2);
+    ReferenceExecutor reference = new ReferenceExecutor();
+    opened.addAll(List.of(jvm, reference));
+    AtomicInteger asked = new AtomicInteger();
+    ExecutorProvider gpu = new ExecutorProvider() {
+      @Override public String name() { return "gpu"; }
+      @Override public List<Device> devices(ExecutorEnvironment env) {
+        asked.incrementAndGet();
+        return List.of(new Device("gpu", 0, "slow", Device.Kind.GPU, "a slow device"));
+      }
+      @Override public String inventoryNote() { return "one slow device"; }
+      @Override public Executor open(Device device, ExecutorEnvironment env) {
+        return slowed(jvm, "gpu", now, 10_000_000);
+      }
+    };
+    ExecutorChain.Opened chain = ExecutorChain.open(List.of(gpu), ExecutorChain.AUTO, null,
+        new ExecutorEnvironment(ExecutionOptions.EXACT, null, "test", 2), devices -> {});
+    try (LateDevices later = chain.later()) {
+      Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).build();
+      Executor slow = slowed(jvm, "jvm", now, 50_000);
+      Selections selections = new Selections(measuring, List.of(new Offload(slow, new Candidate("jvm", "two threads")),
+          Offload.named(reference)), later, true, ExecutionOptions.EXACT, profiler);
+      LoopDispatcher d = dispatcher(selections, 64, now::get);
+      int id = site(scale(0), UP, "map");
+      int n = 100_000;
+      double[] a = ramp(n);
+      double[] b = new double[n];
+      // Every launch does at least n units of work, so the devices must be asked for by this one.
+      long bound = Selections.DEVICE_WORK / n + 1;
+      long launches = 0;
+      while (asked.get() == 0 && launches <= bound) {
+        launch(d, id, now, a, b);
+        launches++;
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> asked.get() > 0 && !selections.devices().isEmpty());
+      assertTrue(launches <= bound, "devices asked for after " + launches + " launches");
+      for (int k = 0; k < 100 && !report().contains("\"gpu:0\""); k++) launch(d, id, now, a, b);
+      d.sync();
+      String r = report();
+      assertTrue(r.contains("\"gpu:0\""), "measured on the device once it opened: " + r);
+      assertTrue(r.contains("\"selection\":{\"executor\":\"bytecode\""), r);
+      assertArrayEquals(expectedScale(a, 0, 0, n, 2.0, n), b);
+    }
+  }
+
+  /** {@code x} named {@code name}, taking {@code nanos} on the fake clock per launch. */
+  private static Executor slowed(Executor x, String name, AtomicLong now, long nanos) {
+    return new Executor() {
+      @Override public String name() { return name; }
+      @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return x.supports(t, o); }
+      @Override public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+        x.execute(launch, options);
+        now.addAndGet(nanos);
+      }
+      @Override public void close() {}
+    };
+  }
+
+  /** One launch as the rewritten loop makes it; a declined or timed one runs the original loop, taking 1 µs. */
+  private static void launch(LoopDispatcher d, int id, AtomicLong now, double[] a, double[] b) {
+    int outcome = d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length);
+    if (outcome == LoopBridge.TAKEN) return;
+    for (int i = 0; i < a.length; i++) b[i] = a[i] * 2.0 + 1.0;
+    now.addAndGet(1_000);
+    if (outcome == LoopBridge.TIMED) d.ran(id);
   }
 
   @Test

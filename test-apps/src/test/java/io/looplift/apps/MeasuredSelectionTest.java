@@ -77,7 +77,7 @@ class MeasuredSelectionTest {
    */
   @Test
   void theOpenClDeviceIsMeasuredAndNotChosenForAMemoryBoundLoop() throws IOException {
-    LoopReport r = run(tmp.resolve("cache"), "device", String.valueOf(1 << 22), "70");
+    LoopReport r = run(tmp.resolve("cache"), "device", String.valueOf(1 << 22), "100");
     OpenClRequirement.require(!r.devices().isEmpty(), "no OpenCL device was found");
     Map<?, ?> selection = loop(r, "ebeAdd").selection();
     Map<?, ?> candidates = (Map<?, ?>) selection.get("candidates");

@@ -52,6 +52,11 @@ public final class LateDevices implements AutoCloseable {
     return open;
   }
 
+  /** Whether there is any device provider to open: false for {@link #none()}. */
+  public boolean present() {
+    return !providers.isEmpty();
+  }
+
   /** The executors opened so far, without starting to open any. */
   public List<Offload> opened() {
     return open;
