@@ -51,7 +51,7 @@ final class ClassHierarchy {
    */
   ClassNode findWithCode(String internalName) {
     if (internalName.equals(self.name)) return self;
-    if (isPlatform(internalName)) return null;
+    if (Libraries.isJdk(internalName)) return null;
     ClassNode cached = withCode.get(internalName);
     if (cached != null) return cached;
     try (InputStream in = open(internalName + ".class")) {
@@ -70,7 +70,7 @@ final class ClassHierarchy {
    * its own, or a superclass's (Java initializes those first). True when a class file cannot be read.
    */
   boolean hasStaticInitializer(String internalName) {
-    for (String c = internalName; c != null && !isPlatform(c); ) {
+    for (String c = internalName; c != null && !Libraries.isJdk(c); ) {
       ClassNode cn = findWithCode(c);
       if (cn == null) return true;
       for (MethodNode m : cn.methods) {
@@ -79,11 +79,6 @@ final class ClassHierarchy {
       c = cn.superName;
     }
     return false;
-  }
-
-  private static boolean isPlatform(String internalName) {
-    return internalName.startsWith("java/") || internalName.startsWith("javax/") || internalName.startsWith("jdk/")
-        || internalName.startsWith("sun/") || internalName.startsWith("com/sun/");
   }
 
   /**

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.stream.Stream;
 
 /**
  * A pass over the raw bytes of a class file that tells which of its methods hold a loop the analyzer must
@@ -47,7 +46,7 @@ final class LoopPrescan {
   private static final byte LOOKUPSWITCH = 6;
   private static final byte WIDE = 7;
   private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial: see inlinable
-  private static final byte[][] LIBRARIES = Stream.of("java/", "javax/", "jdk/", "sun/", "com/sun/", "scala/", "kotlin/")
+  private static final byte[][] LIBRARIES = Libraries.NO_INSTANCE_INLINING.stream()
       .map(p -> p.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
   private static final byte[] KIND = new byte[256];
 
@@ -348,8 +347,8 @@ final class LoopPrescan {
   /** The method of this class with the name and descriptor of NameAndType entry {@code nat}, or -1. */
   /**
    * Whether the analyzer may inline the method of another class that Methodref entry {@code ref} names: one
-   * that returns a number or nothing, of a class outside the JDK and the Scala and Kotlin libraries (whose
-   * methods on objects it never inlines, so that loops calling them pass as rejected).
+   * that returns a number or nothing, of a class whose methods on objects it inlines
+   * ({@link Libraries#inlinesInstanceMethodsOf}).
    */
   private boolean inlinable(int ref) {
     int owner = u2(cp[u2(cp[ref] + 1)] + 1);

@@ -544,7 +544,7 @@ final class SymInterpreter extends Interpreter<SymValue> {
    *   <li>on {@code this} in a method of the loop's class (never null): a private or final method of that
    *       class, or of a final class, and a superclass's method called with {@code invokespecial};
    *   <li>on any other object that does not change inside the loop: the method the call resolves to in its
-   *       class (outside the JDK), under a guard the rewritten code checks before the loop, that the object's
+   *       class (outside the libraries of {@link Libraries#NO_INSTANCE_INLINING}), under a guard the rewritten code checks before the loop, that the object's
    *       class is exactly that class (which also checks it is not null); otherwise the original loop runs.
    * </ul>
    *
@@ -552,6 +552,9 @@ final class SymInterpreter extends Interpreter<SymValue> {
    */
   SymValue invokeInstance(MethodInsnNode mi, SymValue receiver, List<SymValue> args, SymFrame frame) {
     if (mi.name.startsWith("<")) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    if (!Libraries.inlinesInstanceMethodsOf(mi.owner)) {
+      throw new Rejection("calls " + describe(mi) + " on an object of a library class (not inlined)");
+    }
     List<AbstractInsnNode> recipe = receiver.recipe();
     if (recipe == null) throw new Rejection("calls " + describe(mi) + " on an object that changes inside the loop");
     boolean onThis = recipe.size() == 1 && recipe.get(0) instanceof VarInsnNode v && v.getOpcode() == Opcodes.ALOAD

@@ -68,6 +68,8 @@ class HelperInliningTest {
         new Object[] {"shiftedAll", "shiftedAll", "reads its static field offset", new Object[] {doubles(r, 10), new double[10]}},
         new Object[] {"halves", "halves", "abstract type",
             new Object[] {new HelperShapes.PlainHalver(), doubles(r, 10), new double[10]}},
+        new Object[] {"scaledByCell", "scaledByCell", "library class",
+            new Object[] {new scala.looplifttest.Cell(3), doubles(r, 10), new double[10]}},
         new Object[] {"firsts", "firsts", "reads an object array",
             new Object[] {new HelperShapes.Vec[] {new HelperShapes.Vec(doubles(r, 2))}, new double[1]}});
   }

@@ -144,6 +144,11 @@ public class HelperShapes {
     for (int i = 0; i < x.length; i++) out[i] = h.half(x[i]);
   }
 
+  /** Calls a method of an object of the Scala runtime's packages, which is never inlined. */
+  public static void scaledByCell(scala.looplifttest.Cell c, double[] x, double[] out) {
+    for (int i = 0; i < x.length; i++) out[i] = c.times(x[i]);
+  }
+
   /** Calls a method on a different object in every iteration. */
   public static void firsts(Vec[] vecs, double[] out) {
     for (int i = 0; i < vecs.length; i++) out[i] = vecs[i].get(0);

@@ -298,7 +298,7 @@ class LoopPrescanTest {
   /**
    * Whether an instruction from {@code from} to {@code to} is one the analyzer rejects in any loop of class
    * {@code self} (a call on an object is, unless of a method of {@code self}, or of one that returns a number or
-   * nothing in a class outside the JDK, Scala and Kotlin).
+   * nothing in a class whose methods on objects are inlined).
    */
   private static boolean anyRejected(ClassNode self, AbstractInsnNode[] insns, int from, int to) {
     for (int k = from; k <= to; k++) {
@@ -320,7 +320,7 @@ class LoopPrescanTest {
     if (mi.owner.equals(self.name)) return true;
     int returns = org.objectweb.asm.Type.getReturnType(mi.desc).getSort();
     return returns != org.objectweb.asm.Type.OBJECT && returns != org.objectweb.asm.Type.ARRAY
-        && Stream.of("java/", "javax/", "jdk/", "sun/", "com/sun/", "scala/", "kotlin/").noneMatch(mi.owner::startsWith);
+        && Libraries.inlinesInstanceMethodsOf(mi.owner);
   }
 
   private static boolean isArrayAccess(AbstractInsnNode in) {
