@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.FileAlreadyExistsException;
@@ -18,8 +19,8 @@ import java.util.jar.JarFile;
 
 /**
  * The agent jar's entry points ({@code Premain-Class}, {@code Agent-Class}, {@code Main-Class}). Does as
- * little as possible: puts the agent jar on the bootstrap class path (so that {@code LoopBridge} resolves
- * from every class loader), loads the nested {@code looplift-impl.jar} in an isolated class loader whose
+ * little as possible: makes sure the agent jar is on the bootstrap class path (so that {@code LoopBridge}
+ * resolves from every class loader), loads the nested {@code looplift-impl.jar} in an isolated class loader whose
  * parent is the platform loader, and hands over to {@code io.looplift.agent.LoopLiftAgent} (or, for
  * {@code java -jar}, to {@code io.looplift.agent.cli.Cli}).
  *
@@ -28,6 +29,7 @@ import java.util.jar.JarFile;
  */
 public final class AgentLauncher {
   private static final String IMPL_JAR = "looplift-impl.jar";
+  private static final String BRIDGE = "io.looplift.bridge.LoopBridge";
 
   /**
    * The isolated loader, kept so that later {@code agentmain} calls (the attach CLI's detach and report
@@ -73,12 +75,14 @@ public final class AgentLauncher {
 
   /**
    * The isolated loader over the nested implementation jar, created on first use. With {@code inst}, the
-   * agent jar is first appended to the bootstrap class path (once per JVM).
+   * agent jar is first appended to the bootstrap class path unless the JVM did so already, as the manifest's
+   * {@code Boot-Class-Path} asks when the jar keeps its name: an append from here makes HotSpot print a
+   * warning on the program's stderr and stop sharing archived classes of other loaders.
    */
   private static synchronized ClassLoader implLoader(Instrumentation inst) throws Exception {
     if (implLoader != null) return implLoader;
     Path agentJar = agentJar();
-    if (inst != null) inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar.toFile()));
+    if (inst != null && !onBootClassPath()) inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar.toFile()));
     Path impl;
     try (JarFile jar = new JarFile(agentJar.toFile())) {
       JarEntry entry = jar.getJarEntry(IMPL_JAR);
@@ -112,11 +116,31 @@ public final class AgentLauncher {
     }
   }
 
-  /** The jar this class was loaded from. */
+  /** Whether the bootstrap loader finds the bridge; loads it there (uninitialized) if so. */
+  private static boolean onBootClassPath() {
+    try {
+      Class.forName(BRIDGE, false, null);
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The jar this class was loaded from: its code source, or for the bootstrap loader (which gives its classes
+   * none) the jar its class file is read from.
+   */
   private static Path agentJar() throws Exception {
     CodeSource cs = AgentLauncher.class.getProtectionDomain().getCodeSource();
-    if (cs == null || cs.getLocation() == null) throw new IllegalStateException("cannot locate the agent jar");
-    Path p = Path.of(cs.getLocation().toURI());
+    URL location = cs != null ? cs.getLocation() : null;
+    if (location == null) {
+      URL self = AgentLauncher.class.getResource(AgentLauncher.class.getSimpleName() + ".class");
+      if (self == null || !(self.openConnection() instanceof JarURLConnection jar)) {
+        throw new IllegalStateException("cannot locate the agent jar (" + self + ")");
+      }
+      location = jar.getJarFileURL();
+    }
+    Path p = Path.of(location.toURI());
     if (!Files.isRegularFile(p)) throw new IllegalStateException("the agent is not running from a jar: " + p);
     return p;
   }

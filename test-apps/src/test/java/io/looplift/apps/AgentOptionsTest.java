@@ -44,6 +44,20 @@ class AgentOptionsTest {
         () -> "a stack trace or exception on stderr\n" + agent.describe());
   }
 
+  /**
+   * With default options the agent says nothing, and neither does the JVM because of it: HotSpot warns on
+   * stderr when a running agent appends a jar to the bootstrap class path, which the manifest's
+   * {@code Boot-Class-Path} avoids.
+   */
+  @Test
+  void defaultOptionsAddNothingToStderr() {
+    ForkedJvm.Result plain = ForkedJvm.plain(ProgramCatalog.FRESH_OUTPUTS.mainClass());
+    ForkedJvm.Result agent = ForkedJvm.run(List.of(ForkedJvm.agentArg("")), ProgramCatalog.FRESH_OUTPUTS.mainClass());
+    assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
+    assertEquals(plain.stdout(), agent.stdout(), agent::describe);
+    assertEquals(plain.stderr(), agent.stderr(), agent::describe);
+  }
+
   @Test
   void debugLoggingLeavesStdoutAlone() {
     ForkedJvm.Result plain = ForkedJvm.plain(DEMO);
