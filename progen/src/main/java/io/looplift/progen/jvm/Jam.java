@@ -103,7 +103,6 @@ final class Jam {
 
   /** True when the iterations of {@code l} may run in any order, and so in blocks. */
   private static boolean independent(Level l, LoopTemplate t) {
-    if (l.parent() == null && l.loop() != null) return false; // a band runs the outermost loop inside: no gain
     if (l.loop() != null) return l.loop().parallel();
     if (l.parent() != null || t.ordered()) return false;
     // Stores that read an accumulator would see it before the earlier instances' updates.

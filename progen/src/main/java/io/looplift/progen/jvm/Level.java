@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One loop of a nest kernel as it is generated: the template's outermost loop, the band that a kernel runs
- * outermost (see {@link NestDimension}), or an inner {@link Loop}. Its body is a sequence of {@link Part}s:
+ * One loop of a nest kernel as it is generated: the template's outermost loop, the band that a kernel runs a
+ * range of (see {@link NestDimension}), or an inner {@link Loop}. Its body is a sequence of {@link Part}s:
  * segments of stores and the levels inside it, always ending with a segment (possibly without stores) that
  * also computes the level's final values. Built once per generation; not thread-safe.
  */
@@ -47,9 +47,10 @@ final class Level implements Part {
   }
 
   /**
-   * The kernel's outermost level for template {@code t}: the band when {@code dimension} is one (its body the
-   * template's outermost loop), else the outermost loop, whose final values are the reductions' updates, or
-   * their elements when {@code split}.
+   * The kernel's outermost level for template {@code t}: the outermost loop, whose final values are the
+   * reductions' updates, or their elements when {@code split}. When {@code dimension} is a band, its body is
+   * the band alone, which a kernel runs over a range of its iterations: Java's order restricted to that
+   * range, as fast per element as the original loop (an inner loop that C2 vectorizes stays inner).
    */
   static Level root(LoopTemplate t, NestDimension dimension, boolean split) {
     List<Node> reductions = new ArrayList<>();
@@ -57,10 +58,10 @@ final class Level implements Part {
     Level root;
     if (dimension.isBand()) {
       Loop band = dimension.band();
-      root = new Level(band, null, List.of());
-      Level outer = new Level(null, root, List.of());
-      outer.fill(band.body());
-      root.parts.add(outer);
+      root = new Level(null, null, List.of());
+      Level range = new Level(band, root, List.of());
+      range.fill(band.body());
+      root.parts.add(range);
       root.parts.add(new Part.Segment(List.of()));
     } else {
       root = new Level(null, null, reductions);
