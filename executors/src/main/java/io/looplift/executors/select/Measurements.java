@@ -18,6 +18,20 @@ import java.util.TreeMap;
  * <p>Not thread-safe: callers hold this object's monitor.
  */
 final class Measurements {
+  /**
+   * How many times {@code samples} runs a candidate may take at a size class while its times keep falling:
+   * the first runs of a kernel (or of the original loop) run on code the JIT is still compiling, and a point
+   * taken then stays wrong for as long as it is kept.
+   */
+  static final int WARMING_FACTOR = 3;
+  /** A run faster than every earlier one by more than this means the candidate is still warming up. */
+  private static final double STILL_FALLING = 0.9;
+  /**
+   * A candidate still warming up whose latest run is this many times slower than another candidate's best
+   * at the same size class is not run again: it would not win (a slow device's runs cost the most).
+   */
+  private static final double OUT_OF_REACH = 4;
+
   /** One candidate's measurements. */
   private static final class Data {
     final String device;
@@ -164,11 +178,14 @@ final class Measurements {
   String nextSample(List<String> live, int sizeClass, int samples) {
     if (!mayMeasure(1)) return null;
     String next = null;
-    int fewest = samples;
+    int fewest = Integer.MAX_VALUE;
     for (String c : live) {
       if (measuredAt(c, sizeClass)) continue;
-      int n = candidates.get(c).sampled(sizeClass);
-      if (n < fewest) {
+      Data d = candidates.get(c);
+      int n = d.sampled(sizeClass);
+      // Past its samples, a candidate warming up (see sample) runs one more at a time.
+      boolean wanted = n < samples || n < samples * WARMING_FACTOR && !d.outstanding.containsKey(sizeClass);
+      if (wanted && n < fewest) {
         next = c;
         fewest = n;
       }
@@ -182,7 +199,9 @@ final class Measurements {
 
   /**
    * Records a measuring run of {@code candidate}; returns true when that completed its point at the run's size
-   * class: the fastest of {@code samples} runs there.
+   * class: the fastest of {@code samples} runs there, or of more while the latest run is still much faster
+   * than every earlier one (up to {@link #WARMING_FACTOR} times {@code samples}) and not out of reach of the
+   * other candidates' best there.
    */
   boolean sample(String candidate, Point run, int samples) {
     runs++;
@@ -195,14 +214,36 @@ final class Measurements {
     done.add(run);
     if (done.size() < samples) return false;
     Point fastest = done.get(0);
-    for (Point p : done) {
-      if (p.nanos() / (double) p.work() < fastest.nanos() / (double) fastest.work()) fastest = p;
+    for (Point p : done.subList(0, done.size() - 1)) {
+      if (perWork(p) < perWork(fastest)) fastest = p;
     }
+    boolean falling = perWork(run) < STILL_FALLING * perWork(fastest);
+    if (falling && done.size() < samples * WARMING_FACTOR
+        && perWork(run) < OUT_OF_REACH * bestOfOthers(candidate, c)) {
+      return false;
+    }
+    if (perWork(run) < perWork(fastest)) fastest = run;
     d.samples.remove(c);
     d.points.put(c, fastest);
     lastClass = c;
     version++;
     return true;
+  }
+
+  /** The fastest time per unit of work any other candidate ran in at {@code sizeClass}; infinite when none ran. */
+  private double bestOfOthers(String candidate, int sizeClass) {
+    double best = Double.POSITIVE_INFINITY;
+    for (Map.Entry<String, Data> e : candidates.entrySet()) {
+      if (e.getKey().equals(candidate)) continue;
+      Point point = e.getValue().points.get(sizeClass);
+      if (point != null) best = Math.min(best, perWork(point));
+      for (Point p : e.getValue().samples.getOrDefault(sizeClass, List.of())) best = Math.min(best, perWork(p));
+    }
+    return best;
+  }
+
+  private static double perWork(Point p) {
+    return p.nanos() / (double) p.work();
   }
 
   /**

@@ -86,6 +86,35 @@ class CrossoverTest {
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
   }
 
+  /**
+   * The pool's times halve run after run (the JIT at work) until they settle at 0.25 ns an element: it is
+   * measured until they stop falling, and then wins against the bytecode's 0.5, which its third run (1 ns)
+   * would not have.
+   */
+  @Test
+  void aCandidateIsMeasuredUntilItsTimesStopFalling() {
+    sim.cost(BYTECODE, 0, 0.5).warming(JVM, 4, 2, 1, 0.5, 0.25, 0.25);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    assertEquals(9, sim.measuringRuns(), "3 of the bytecode, 6 of the pool");
+  }
+
+  @Test
+  void aCandidateThatKeepsGettingFasterIsMeasuredAtMostThreeTimesTheSamples() {
+    sim.cost(BYTECODE, 0, 1).warming(JVM, 3.9, 3, 2.5, 2, 1.7, 1.5, 1.3, 1.15, 1, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    assertEquals(3 + 3 * Measurements.WARMING_FACTOR, sim.measuringRuns());
+  }
+
+  @Test
+  void aCandidateFarBehindIsNotMeasuredLongerForWarmingUp() {
+    sim.cost(BYTECODE, 0, 1).warming(JVM, 40, 20, 10, 5, 2.5, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    assertEquals(6, sim.measuringRuns());
+  }
+
   @Test
   void measuringStopsAtTheBudgetAndEstimatesDecideFromThen() {
     sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2).cost(OPENCL, 200_000, 0.05);

@@ -46,6 +46,16 @@ final class Simulated {
     return this;
   }
 
+  /**
+   * {@code candidate} takes {@code perUnit[r] * work} nanoseconds in its {@code r}th run from now on, and the last
+   * of them in every later run: a kernel the JIT is still compiling.
+   */
+  Simulated warming(Candidate candidate, double... perUnit) {
+    int[] runs = {0};
+    costs.put(candidate.name(), work -> (long) (perUnit[Math.min(runs[0]++, perUnit.length - 1)] * work));
+    return this;
+  }
+
   /** {@code candidate} throws from now on. */
   Simulated failing(Candidate candidate) {
     failing.add(candidate.name());
