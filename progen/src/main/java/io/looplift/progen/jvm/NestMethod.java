@@ -244,12 +244,7 @@ final class NestMethod {
     for (Val v : hoisting.preheader(l)) ensure(v, SHARED);
     Jam own = jams.get(l);
     if (own != null) {
-      mv.visitVarInsn(ILOAD, FROM);
-      code.pushInt(band.step());
-      mv.visitInsn(IMUL);
-      push(band.start(), SHARED);
-      mv.visitInsn(IADD);
-      mv.visitVarInsn(ISTORE, var);
+      storeBandValue(FROM, var);
       int remaining = newLocal(1);
       mv.visitVarInsn(ILOAD, TO);
       mv.visitVarInsn(ILOAD, FROM);
@@ -269,12 +264,7 @@ final class NestMethod {
       mv.visitJumpInsn(IF_ICMPGE, skip);
       Label top = new Label();
       mv.visitLabel(top);
-      mv.visitVarInsn(ILOAD, k);
-      code.pushInt(band.step());
-      mv.visitInsn(IMUL);
-      push(band.start(), SHARED);
-      mv.visitInsn(IADD);
-      mv.visitVarInsn(ISTORE, var);
+      storeBandValue(k, var);
       body(l, SHARED);
       mv.visitIincInsn(k, 1);
       mv.visitVarInsn(ILOAD, k);
@@ -283,6 +273,16 @@ final class NestMethod {
       mv.visitLabel(skip);
     }
     scopes.pop();
+  }
+
+  /** {@code var = k * step + start}, the band's variable in its iteration {@code k} (in local {@code counter}). */
+  private void storeBandValue(int counter, int var) {
+    mv.visitVarInsn(ILOAD, counter);
+    code.pushInt(band.step());
+    mv.visitInsn(IMUL);
+    push(band.start(), SHARED);
+    mv.visitInsn(IADD);
+    mv.visitVarInsn(ISTORE, var);
   }
 
   /** An inner level for instance {@code u}: entered where its predicate holds, then Java's counted loop. */
