@@ -14,13 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /**
  * The agent jar's entry points ({@code Premain-Class}, {@code Agent-Class}, {@code Main-Class}). Does as
- * little as possible: makes sure the agent jar is on the bootstrap class path (so that {@code LoopBridge}
- * resolves from every class loader), loads the nested {@code looplift-impl.jar} in an isolated class loader whose
+ * little as possible: makes the bootstrap loader define the bridge (so that {@code LoopBridge} resolves from
+ * every class loader), loads the nested {@code looplift-impl.jar} in an isolated class loader whose
  * parent is the platform loader, and hands over to {@code io.looplift.agent.LoopLiftAgent} (or, for
  * {@code java -jar}, to {@code io.looplift.agent.cli.Cli}).
  *
@@ -30,6 +34,7 @@ import java.util.jar.JarFile;
 public final class AgentLauncher {
   private static final String IMPL_JAR = "looplift-impl.jar";
   private static final String BRIDGE = "io.looplift.bridge.LoopBridge";
+  private static final String BRIDGE_PACKAGE = "io/looplift/bridge/";
 
   /**
    * The isolated loader, kept so that later {@code agentmain} calls (the attach CLI's detach and report
@@ -75,14 +80,18 @@ public final class AgentLauncher {
 
   /**
    * The isolated loader over the nested implementation jar, created on first use. With {@code inst}, the
-   * agent jar is first appended to the bootstrap class path unless the JVM did so already, as the manifest's
-   * {@code Boot-Class-Path} asks when the jar keeps its name: an append from here makes HotSpot print a
-   * warning on the program's stderr and stop sharing archived classes of other loaders.
+   * bridge is first made visible to the bootstrap loader (once per JVM): its classes are defined there
+   * ({@link #defineBridge}), and only where that fails is the agent jar appended to the bootstrap class
+   * path. Appending a jar once the program runs (from {@code premain} or on attach, or through a
+   * {@code Boot-Class-Path} manifest attribute on attach) makes HotSpot print a warning on the program's
+   * stderr and stop sharing archived classes of the other loaders.
    */
   private static synchronized ClassLoader implLoader(Instrumentation inst) throws Exception {
     if (implLoader != null) return implLoader;
     Path agentJar = agentJar();
-    if (inst != null && !onBootClassPath()) inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar.toFile()));
+    if (inst != null && !onBootClassPath() && !defineBridge(inst, agentJar)) {
+      inst.appendToBootstrapClassLoaderSearch(new JarFile(agentJar.toFile()));
+    }
     Path impl;
     try (JarFile jar = new JarFile(agentJar.toFile())) {
       JarEntry entry = jar.getJarEntry(IMPL_JAR);
@@ -113,6 +122,37 @@ public final class AgentLauncher {
       } catch (FileAlreadyExistsException e) {
         if (attempt == 100) throw e;
       }
+    }
+  }
+
+  /**
+   * Defines the classes of the agent jar's bridge package in the bootstrap loader, through
+   * {@code jdk.internal.misc.Unsafe}, which {@code inst} exports to this class. False when that fails (a
+   * JDK without it); classes defined before the failure are the jar's own, so appending the jar then is
+   * still consistent.
+   */
+  private static boolean defineBridge(Instrumentation inst, Path agentJar) {
+    try (JarFile jar = new JarFile(agentJar.toFile())) {
+      Module base = Object.class.getModule();
+      inst.redefineModule(base, Set.of(), Map.of("jdk.internal.misc", Set.of(AgentLauncher.class.getModule())),
+          Map.of(), Set.of(), Map.of());
+      Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
+      Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
+      Method define = unsafeClass.getMethod("defineClass", String.class, byte[].class, int.class, int.class,
+          ClassLoader.class, ProtectionDomain.class);
+      for (JarEntry e : Collections.list(jar.entries())) {
+        String name = e.getName();
+        if (!name.startsWith(BRIDGE_PACKAGE) || !name.endsWith(".class")) continue;
+        byte[] bytes;
+        try (InputStream in = jar.getInputStream(e)) {
+          bytes = in.readAllBytes();
+        }
+        String binaryName = name.substring(0, name.length() - ".class".length()).replace('/', '.');
+        define.invoke(unsafe, binaryName, bytes, 0, bytes.length, null, null);
+      }
+      return onBootClassPath();
+    } catch (Exception | LinkageError e) {
+      return false;
     }
   }
 

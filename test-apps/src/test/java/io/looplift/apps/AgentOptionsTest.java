@@ -46,16 +46,25 @@ class AgentOptionsTest {
 
   /**
    * With default options the agent says nothing, and neither does the JVM because of it: HotSpot warns on
-   * stderr when a running agent appends a jar to the bootstrap class path, which the manifest's
-   * {@code Boot-Class-Path} avoids.
+   * stderr when a running agent appends a jar to the bootstrap class path, which the launcher avoids by
+   * defining the bridge there instead. The same under another name for the jar, and with the loops offloaded.
    */
-  @Test
-  void defaultOptionsAddNothingToStderr() {
-    ForkedJvm.Result plain = ForkedJvm.plain(ProgramCatalog.FRESH_OUTPUTS.mainClass());
-    ForkedJvm.Result agent = ForkedJvm.run(List.of(ForkedJvm.agentArg("")), ProgramCatalog.FRESH_OUTPUTS.mainClass());
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {"looplift-agent.jar | ''", "my-tools-1.0.jar | executor=jvm,min.length=0"})
+  void theAgentAddsNothingToStderr(String jarName, String options, @TempDir Path tmp) throws Exception {
+    Path jar = Files.copy(ForkedJvm.agentJar(), tmp.resolve(jarName));
+    Path report = tmp.resolve("report.json");
+    String mainClass = ProgramCatalog.FRESH_OUTPUTS.mainClass();
+    ForkedJvm.Result plain = ForkedJvm.plain(mainClass);
+    String arg = "-javaagent:" + jar + "=report=" + report + (options.isEmpty() ? "" : "," + options);
+    ForkedJvm.Result agent = ForkedJvm.run(List.of(arg), mainClass);
     assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
     assertEquals(plain.stdout(), agent.stdout(), agent::describe);
     assertEquals(plain.stderr(), agent.stderr(), agent::describe);
+    if (!options.isEmpty()) {
+      assertTrue(LoopReport.read(report).loops().stream().anyMatch(l -> l.offloadedRuns() > 0),
+          () -> "nothing offloaded through the renamed jar: " + agent.describe());
+    }
   }
 
   @Test

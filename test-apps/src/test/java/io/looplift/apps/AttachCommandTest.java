@@ -161,6 +161,7 @@ class AttachCommandTest {
     assertEquals(2, log.stream().filter(l -> l.startsWith("looplift: attached;")).count(), log::toString);
     assertEquals(2, log.stream().filter(l -> l.startsWith("looplift: detached;")).count(), log::toString);
     assertTrue(log.stream().noneMatch(l -> l.contains("Exception") || l.startsWith("\tat ")), log::toString);
+    assertTrue(log.stream().noneMatch(l -> l.contains("VM warning")), () -> "attaching made the JVM warn: " + log);
   }
 
   /** A JVM that has exited: every command says so in one line, naming the PID and where to look. */
