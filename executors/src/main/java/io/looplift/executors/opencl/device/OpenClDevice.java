@@ -210,7 +210,15 @@ public final class OpenClDevice implements AutoCloseable {
 
     private cl_program build(cl_program program) {
       try {
-        clBuildProgram(program, 1, new cl_device_id[] {deviceId}, kernel.buildOptions(), null, null);
+        try {
+          clBuildProgram(program, 1, new cl_device_id[] {deviceId}, kernel.buildOptions(), null, null);
+        } catch (CLException e) {
+          if (e.getStatus() != CL_BUILD_PROGRAM_FAILURE) throw e;
+          // Once more: PoCL's kernel cache, shared by every process of the user, fails a build now and then when
+          // another process builds at the same time ("unable to rename temporary ... kcache"); a program that
+          // does not compile fails again.
+          clBuildProgram(program, 1, new cl_device_id[] {deviceId}, kernel.buildOptions(), null, null);
+        }
         return program;
       } catch (CLException e) {
         String log = buildLog(program);
