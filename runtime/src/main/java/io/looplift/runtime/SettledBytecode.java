@@ -8,8 +8,10 @@ import java.util.Arrays;
  * launches keep that shape, the dispatcher declines them at once instead of building a launch and asking the
  * selection again. That request costs some hundred microseconds while the pipeline's code is still
  * interpreted, which a program whose loop runs a few times (or whose loop nest the selection keeps as
- * bytecode) would pay on every run. Every {@link #RECHECK}th launch asks the selection again all the same, so
- * that what it learns later (devices that join, a re-measurement) still counts. Thread-safe.
+ * bytecode) would pay on every run. The selection is asked again all the same after at most {@link #RECHECK}
+ * launches, sooner when the launches declined meanwhile add up to the work after which devices join the
+ * candidates, and at once when a device has opened since; it is told how many launches were declined, whose
+ * work counts too. So what it learns later (devices, a re-measurement) still counts. Thread-safe.
  */
 final class SettledBytecode {
   /** The most launches of the same shape declined at once before the selection is asked again. */
@@ -25,7 +27,7 @@ final class SettledBytecode {
   private final long declinable;
   /** The device executors open when the selection settled; others opening since end this memo. */
   private final Object devices;
-  private volatile int declined; // races only make the recheck come a little early or late
+  private int declined; // races only make the recheck come a little early or late
 
   private SettledBytecode(long trips, long[] params, int[] lengths, String reason, long declinable,
       Object devices) {
