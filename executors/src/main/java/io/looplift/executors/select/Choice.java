@@ -8,14 +8,16 @@ package io.looplift.executors.select;
 public final class Choice {
   private final String candidate;
   private final boolean measuring;
+  private final boolean recheck;
   private final Source source;
   private final String why;
   private final Size size;
   private final long startNanos;
 
-  Choice(String candidate, boolean measuring, Source source, String why, Size size, long startNanos) {
+  Choice(String candidate, boolean measuring, boolean recheck, Source source, String why, Size size, long startNanos) {
     this.candidate = candidate;
-    this.measuring = measuring;
+    this.measuring = measuring || recheck;
+    this.recheck = recheck;
     this.source = source;
     this.why = why;
     this.size = size;
@@ -34,6 +36,12 @@ public final class Choice {
    */
   public boolean measuring() { return measuring; }
 
+  /**
+   * True for a measuring run of a candidate that lost at its size, run again once the kernel has settled:
+   * its first runs may have been timed on code the JIT had not finished with (see {@link SelectedKernel}).
+   */
+  boolean recheck() { return recheck; }
+
   /** Where the choice comes from. */
   public Source source() { return source; }
 
@@ -47,6 +55,6 @@ public final class Choice {
 
   @Override
   public String toString() {
-    return candidate + (measuring ? " (measuring)" : "") + " [" + source + "] " + why;
+    return candidate + (recheck ? " (re-checking)" : measuring ? " (measuring)" : "") + " [" + source + "] " + why;
   }
 }

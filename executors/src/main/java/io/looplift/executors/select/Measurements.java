@@ -2,6 +2,7 @@ package io.looplift.executors.select;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ final class Measurements {
    * A candidate still warming up whose latest run is this many times slower than another candidate's best
    * at the same size class is not run again: it would not win (a slow device's runs cost the most).
    */
-  private static final double OUT_OF_REACH = 4;
+  static final double OUT_OF_REACH = 4;
 
   /** One candidate's measurements. */
   private static final class Data {
@@ -226,6 +227,40 @@ final class Measurements {
     d.samples.remove(c);
     d.points.put(c, fastest);
     lastClass = c;
+    version++;
+    return true;
+  }
+
+  /**
+   * The candidate to run again at {@code sizeClass} where {@code chosen} won, counted as handed out: the
+   * {@code turn}th (wrapping) of the others measured there within {@link #OUT_OF_REACH} of the winner,
+   * fastest first; null when there is none or the budget is spent.
+   */
+  String recheck(String chosen, List<String> live, int sizeClass, int turn) {
+    Point winner = candidates.get(chosen).points.get(sizeClass);
+    if (winner == null || !mayMeasure(1)) return null;
+    List<String> near = new ArrayList<>();
+    for (String c : live) {
+      Point p = candidates.get(c).points.get(sizeClass);
+      if (!c.equals(chosen) && p != null && perWork(p) < OUT_OF_REACH * perWork(winner)) near.add(c);
+    }
+    if (near.isEmpty()) return null;
+    near.sort(Comparator.comparingDouble(c -> perWork(candidates.get(c).points.get(sizeClass))));
+    issued++;
+    return near.get(turn % near.size());
+  }
+
+  /**
+   * Records a re-check of {@code candidate} (see {@link #recheck(String, List, int, int)}); returns true when it
+   * ran faster than its point there, which it then replaces.
+   */
+  boolean recheck(String candidate, Point run) {
+    runs++;
+    runNanos += run.nanos();
+    Data d = candidates.get(candidate);
+    Point p = d.points.get(run.sizeClass());
+    if (d.dropped != null || p == null || perWork(run) >= perWork(p)) return false;
+    d.points.put(run.sizeClass(), run);
     version++;
     return true;
   }

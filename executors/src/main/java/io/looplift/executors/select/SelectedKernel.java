@@ -30,6 +30,13 @@ import java.util.Optional;
  * more than {@code driftFactor} times its estimate for {@code driftRuns} launches in a row at one size class
  * (other processes took the cores a parallel kernel was measured with, say), that class is measured again,
  * budget permitting.
+ *
+ * <p>Re-checking: a candidate's point is the fastest of its first runs, which may have been timed on code the
+ * JIT had not finished with (the original loop's first runs, typically, when the method holding it is entered
+ * once per launch). So after a size class is decided, its 2nd, 8th, 32nd... normal launch (every fourth power
+ * of two) runs one candidate that lost there within {@link Measurements#OUT_OF_REACH} of the winner again,
+ * as a measuring run: a faster time replaces its point and the class is decided again. These runs count
+ * against the measuring budget like the others.
  */
 public final class SelectedKernel {
   private final Selector selector;
@@ -40,6 +47,12 @@ public final class SelectedKernel {
   private int picksVersion = -1;
   /** Per size class, how many normal launches in a row took longer than drift allows. */
   private final int[] slow = new int[64];
+  /**
+   * Per size class, the candidate chosen last and the launches since it was (decided again the same way or
+   * not), which schedule the re-checks.
+   */
+  private final String[] chosen = new String[64];
+  private final int[] sincePick = new int[64];
   /** The size of the latest launch, for the report; null before the first. */
   private Size latest;
   /** With a forced choice nothing is measured; the report shows each candidate's latest run instead. */
@@ -76,15 +89,28 @@ public final class SelectedKernel {
     }
     int c = size.sizeClass();
     boolean remeasuring = m.remeasuring(c, live);
-    if (!remeasuring && picks[c] != null) return choice(picks[c], size, now);
+    if (!remeasuring && picks[c] != null) {
+      int n = ++sincePick[c];
+      // n = 2, 8, 32, 128...: a power of two with an odd exponent.
+      String again = Integer.bitCount(n) == 1 && Integer.numberOfTrailingZeros(n) % 2 == 1
+          ? m.recheck(picks[c].candidate(), live, c, Integer.numberOfTrailingZeros(n) / 2) : null;
+      if (again != null) {
+        return new Choice(again, false, true, Source.MEASURED, "re-checking " + again + " at 2^" + c, size, now);
+      }
+      return choice(picks[c], size, now);
+    }
     Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1));
     if (verdict instanceof Pick pick) {
       picks[c] = pick;
+      if (!pick.candidate().equals(chosen[c])) {
+        chosen[c] = pick.candidate();
+        sincePick[c] = 0;
+      }
       return choice(pick, size, now);
     }
     String next = m.nextSample(((Measure) verdict).candidates(), c, s.samples());
     if (next != null) {
-      return new Choice(next, true, Source.MEASURED, "measuring " + next + " at 2^" + c, size, now);
+      return new Choice(next, true, false, Source.MEASURED, "measuring " + next + " at 2^" + c, size, now);
     }
     // Every run this class needs is under way in other threads: until they report, the best estimate.
     return choice(selector.decider().best(live, m::points, size), size, now);
@@ -102,7 +128,7 @@ public final class SelectedKernel {
   }
 
   private static Choice choice(Pick p, Size size, long now) {
-    return new Choice(p.candidate(), false, p.source(), p.why(), size, now);
+    return new Choice(p.candidate(), false, false, p.source(), p.why(), size, now);
   }
 
   private List<String> live() {
@@ -129,6 +155,8 @@ public final class SelectedKernel {
     synchronized (m) {
       if (c.source() == Source.FORCED) {
         forcedRuns.put(c.candidate(), run);
+      } else if (c.recheck()) {
+        if (m.recheck(c.candidate(), run)) selector.persist(m);
       } else if (c.measuring()) {
         if (m.sample(c.candidate(), run, selector.settings().samples())) selector.persist(m);
       } else {

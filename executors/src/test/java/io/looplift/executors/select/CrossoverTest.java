@@ -115,6 +115,33 @@ class CrossoverTest {
     assertEquals(6, sim.measuringRuns());
   }
 
+  /**
+   * The bytecode's first runs are slow (the JIT has not compiled the method yet), so the pool wins; the 2nd
+   * launch after the decision runs the bytecode again, now fast, and the kernel goes back to it.
+   */
+  @Test
+  void aLoserTimedWhileColdIsCheckedAgainAndWinsOnceWarm() {
+    sim.warming(BYTECODE, 3, 3, 3, 0.5).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    sim.launch(k, 1 << 20);
+    sim.launch(k, 1 << 20);
+    assertEquals("bytecode", sim.launch(k, 1 << 20).candidate());
+    assertEquals(List.of("jvm", "jvm", "bytecode*", "bytecode"), sim.ran.subList(sim.ran.size() - 4, sim.ran.size()));
+    assertEquals(0.5, k.report().candidates().get("bytecode"), 1e-9, "the re-check's time replaced the cold one");
+  }
+
+  /** A loser four times slower than the winner is not run again: its first runs being cold would not explain it. */
+  @Test
+  void aLoserFarBehindIsNotCheckedAgain() {
+    sim.cost(BYTECODE, 0, 4).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.settle(k, 1 << 20);
+    long measured = sim.measuringRuns();
+    for (int i = 0; i < 40; i++) sim.launch(k, 1 << 20);
+    assertEquals(measured, sim.measuringRuns());
+  }
+
   @Test
   void measuringStopsAtTheBudgetAndEstimatesDecideFromThen() {
     sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2).cost(OPENCL, 200_000, 0.05);
