@@ -24,6 +24,7 @@ public final class Launch {
   private long setupNanos;
   private long transferNanos;
   private long transferBytes;
+  private long deviceNanos;
 
   public Launch(LoopTemplate template, Object[] arrays, long[] params, long[] accumulators, int start, int step, int trips) {
     if (trips < 0 || step == 0) throw new IllegalArgumentException("trips " + trips + ", step " + step);
@@ -47,13 +48,14 @@ public final class Launch {
   /**
    * Records what the executor spent on this launch besides computing it: {@code setupNanos} making the kernel
    * ready (building an OpenCL program, which later launches do not pay), {@code transferNanos} and
-   * {@code transferBytes} moving arrays to a device and results back. Executors that compute in this JVM
-   * record nothing.
+   * {@code transferBytes} moving arrays to a device and results back, {@code deviceNanos} running the kernel
+   * there. Executors that compute in this JVM record nothing.
    */
-  public void spent(long setupNanos, long transferNanos, long transferBytes) {
+  public void spent(long setupNanos, long transferNanos, long transferBytes, long deviceNanos) {
     this.setupNanos = setupNanos;
     this.transferNanos = transferNanos;
     this.transferBytes = transferBytes;
+    this.deviceNanos = deviceNanos;
   }
 
   /** The set-up time the executor recorded with {@link #spent}; 0 when it recorded none. */
@@ -64,4 +66,7 @@ public final class Launch {
 
   /** The bytes the executor recorded moving with {@link #spent}; 0 when it recorded none. */
   public long transferBytes() { return transferBytes; }
+
+  /** The device's time running the kernel, recorded with {@link #spent}; 0 when it recorded none. */
+  public long deviceNanos() { return deviceNanos; }
 }

@@ -12,9 +12,10 @@ final class KernelRecord {
   final LongAdder launches = new LongAdder();
   final LongAdder timeNanos = new LongAdder();
   final ExecutorCounts executors = new ExecutorCounts();
-  /** Time and bytes spent moving arrays to and from a device, over all launches. */
+  /** Time and bytes spent moving arrays to and from a device, and the device's time running it, over all launches. */
   final LongAdder transferNanos = new LongAdder();
   final LongAdder transferBytes = new LongAdder();
+  final LongAdder deviceNanos = new LongAdder();
   /** Where the report reads the kernel's choice of executor from; null while it has none. */
   volatile Supplier<SelectionInfo> selection;
   /**

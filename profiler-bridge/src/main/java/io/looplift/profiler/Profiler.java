@@ -159,13 +159,14 @@ public final class Profiler {
   }
 
   /**
-   * Adds to kernel {@code kernelId}'s transfers: {@code nanos} spent moving {@code bytes} of arrays to and from
-   * a device in one launch.
+   * Adds one launch of kernel {@code kernelId} on a device: {@code transferNanos} spent moving
+   * {@code transferBytes} of arrays to and from it, {@code deviceNanos} running the kernel there.
    */
-  public void kernelTransfer(String kernelId, long nanos, long bytes) {
+  public void kernelDevice(String kernelId, long transferNanos, long transferBytes, long deviceNanos) {
     KernelRecord k = kernel(String.valueOf(kernelId));
-    k.transferNanos.add(Math.max(0, nanos));
-    k.transferBytes.add(Math.max(0, bytes));
+    k.transferNanos.add(Math.max(0, transferNanos));
+    k.transferBytes.add(Math.max(0, transferBytes));
+    k.deviceNanos.add(Math.max(0, deviceNanos));
   }
 
   /** Sets where the report reads site {@code siteId}'s choice of executor from, replacing an earlier source. */
@@ -291,7 +292,9 @@ public final class Profiler {
    * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
    * {@code lastFallback}, and {@code selection} once the measured selection chose for it ({@link SelectionInfo});
    * each kernel has {@code id}, {@code executor}, {@code loops} (site ids), {@code launches},
-   * {@code timeNanos}, {@code transferNanos}, {@code transferBytes} and {@code selection}. {@code verify} has
+   * {@code timeNanos}, {@code transferNanos}, {@code transferBytes}, {@code deviceNanos} (the device's own
+   * time running it, the rest of {@code timeNanos} being transfers and staging on the host) and
+   * {@code selection}. {@code verify} has
    * {@code mode} ({@code off}, {@code sample} with {@code every}, or {@code all}), the totals {@code checked}
    * and {@code mismatches}, and {@code kernels}: one entry per kernel and executor that had launches checked,
    * with {@code id}, {@code executor}, {@code checked}, {@code mismatches} and {@code worst} (see
@@ -340,7 +343,8 @@ public final class Profiler {
       for (int siteId : k.sites()) w.value(siteId);
       w.endArray();
       w.name("launches").value(k.launches.sum()).name("timeNanos").value(k.timeNanos.sum())
-          .name("transferNanos").value(k.transferNanos.sum()).name("transferBytes").value(k.transferBytes.sum());
+          .name("transferNanos").value(k.transferNanos.sum()).name("transferBytes").value(k.transferBytes.sum())
+          .name("deviceNanos").value(k.deviceNanos.sum());
       SelectionInfo selection = selectionOf(k.selection);
       if (selection != null) selection.write(w.name("selection"));
       w.endObject();

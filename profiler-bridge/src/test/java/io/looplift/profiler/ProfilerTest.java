@@ -67,8 +67,8 @@ class ProfilerTest {
     p.kernelLaunch("k0", "opencl", 20, scale);
     p.kernelLaunch("k1", "jvm", 7, scale);
     p.kernelLaunch("fused", "jvm", 11, sum, scale);
-    p.kernelTransfer("k0", 12, 4096);
-    p.kernelTransfer("k0", 8, 4096);
+    p.kernelDevice("k0", 12, 4096, 50);
+    p.kernelDevice("k0", 8, 4096, 30);
     Map<String, Double> times = new LinkedHashMap<>();
     times.put("bytecode", 1.25);
     times.put("jvm", 0.5);
@@ -102,11 +102,11 @@ class ProfilerTest {
         + "\"traceCache\":{\"hits\":5,\"misses\":2,\"evictions\":1,\"regionHits\":4,\"regionMisses\":3},"
         + "\"kernels\":["
         + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90,"
-        + "\"transferNanos\":20,\"transferBytes\":8192},"
+        + "\"transferNanos\":20,\"transferBytes\":8192,\"deviceNanos\":80},"
         + "{\"id\":\"k1\",\"executor\":\"jvm\",\"loops\":[0],\"launches\":1,\"timeNanos\":7,"
-        + "\"transferNanos\":0,\"transferBytes\":0},"
+        + "\"transferNanos\":0,\"transferBytes\":0,\"deviceNanos\":0},"
         + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11,"
-        + "\"transferNanos\":0,\"transferBytes\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
+        + "\"transferNanos\":0,\"transferBytes\":0,\"deviceNanos\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
         + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
         + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}},"
         + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}";

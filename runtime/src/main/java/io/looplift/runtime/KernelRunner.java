@@ -126,6 +126,8 @@ final class KernelRunner {
       profiler.offloaded(ids[k], x.name(), nanos / ids.length);
     }
     profiler.kernelLaunch(kernel, x.name(), nanos, ids);
-    if (launch.transferBytes() > 0) profiler.kernelTransfer(kernel, launch.transferNanos(), launch.transferBytes());
+    if (launch.transferBytes() > 0 || launch.deviceNanos() > 0) {
+      profiler.kernelDevice(kernel, launch.transferNanos(), launch.transferBytes(), launch.deviceNanos());
+    }
   }
 }

@@ -159,7 +159,8 @@ public final class OpenClExecutor implements Executor {
       }
       for (int scalar : geometry.scalars()) args.add(new KernelLaunch.Scalar(Type.INT, scalar));
       LaunchTimings timings = link.launch(compiled.kernel(), new KernelLaunch(args, geometry.range()));
-      launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes(args));
+      launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes(args),
+          timings.kernelNanos());
 
       // The device side succeeded: from here on the results become the program's.
       for (int a = 0; a < arrays.size(); a++) arrays.get(a).collect(blocks.get(a));
