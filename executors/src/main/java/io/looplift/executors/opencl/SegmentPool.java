@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Shared memory for launches, in segments that both this JVM and the device side have mapped. A launch
  * {@linkplain #stage stages} its arrays in one segment, or in several when they need more than the largest
  * segment, so arrays of any size travel; a segment goes back to the pool when the launch is done and serves
- * later launches, up to an idle limit past which it is freed. Thread-safe.
+ * later launches, up to an idle limit past which the least recently used are freed. Thread-safe.
  */
 public final class SegmentPool implements AutoCloseable {
   /** Blocks start at multiples of this: a cache line, and a multiple of every element size. */
@@ -138,16 +138,27 @@ public final class SegmentPool implements AutoCloseable {
     taken.add(s);
   }
 
+  /**
+   * Returns a launch's segments to the pool, most recently used last, and frees the least recently used idle
+   * ones past the idle limit: a program that launches a large kernel again and again keeps its segment, mapped
+   * and paged in, even when smaller kernels ran before it (making one and paging it in cost more than the
+   * copies into it).
+   */
   private void release(List<Segment> segments) {
     List<Segment> retired = new ArrayList<>();
     synchronized (this) {
       for (Segment s : segments) {
-        if (!closed && idleBytes + s.capacity() <= idleLimit) {
-          idle.add(s);
-          idleBytes += s.capacity();
-        } else {
+        if (closed || s.capacity() > idleLimit) {
           retired.add(s);
+          continue;
         }
+        idle.add(s);
+        idleBytes += s.capacity();
+      }
+      while (idleBytes > idleLimit) {
+        Segment oldest = idle.remove(0);
+        idleBytes -= oldest.capacity();
+        retired.add(oldest);
       }
     }
     for (Segment s : retired) source.retire(s.id(), s.buffer());

@@ -92,10 +92,28 @@ class SegmentPoolTest {
     Staging b = pool.stage(new long[] {5000}); // the first is leased: a second is made
     assertEquals(2, source.capacities.size());
     a.close();
-    b.close(); // over the 8 KiB idle limit: freed at once
+    b.close(); // over the 8 KiB idle limit: the one idle longest is freed
     assertEquals(1, source.retired);
     pool.close();
     assertEquals(2, source.retired);
+    assertTrue(source.live.isEmpty());
+  }
+
+  /** Small segments idle since earlier launches give way to a large one that a launch just gave back. */
+  @Test
+  void theSegmentUsedLastStaysWhenTheIdleLimitIsReached() throws IOException {
+    Segments source = new Segments();
+    SegmentPool pool = new SegmentPool(source, 1024, 1 << 16, 8192);
+    pool.stage(new long[] {1000}).close();
+    pool.stage(new long[] {8000}).close(); // 1 KiB + 8 KiB idle is over the limit: the 1 KiB one goes
+    assertEquals(1, source.retired);
+    pool.stage(new long[] {8000}).close(); // served by the 8 KiB segment that stayed
+    assertEquals(List.of(1024, 8192), source.capacities);
+    pool.stage(new long[] {9000}).close(); // a 16 KiB segment, over the limit by itself: freed at once
+    assertEquals(2, source.retired);
+    pool.stage(new long[] {8000}).close();
+    assertEquals(List.of(1024, 8192, 16384), source.capacities);
+    pool.close();
     assertTrue(source.live.isEmpty());
   }
 
