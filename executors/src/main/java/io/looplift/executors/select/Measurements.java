@@ -32,6 +32,18 @@ final class Measurements {
    * at the same size class is not run again: it would not win (a slow device's runs cost the most).
    */
   static final double OUT_OF_REACH = 4;
+  /**
+   * A candidate whose fastest run at a size class so far lasted at least {@link #LONG_RUN_NANOS} and was this
+   * many times slower than another candidate's best there is settled from its runs: further runs, the
+   * costliest of all, would not make it win. A 1024 x 1024 double matrix product ran 4.8 s as bytecode and
+   * 9 ms on an H100: two more bytecode runs would cost ten seconds.
+   */
+  static final double FAR_BEHIND = 16;
+  /**
+   * A run this long was compiled code for most of it: the JIT compiles a hot loop within milliseconds. Shorter
+   * first runs can be many times slower than later ones (a generated kernel's first run loads its class).
+   */
+  static final long LONG_RUN_NANOS = 100_000_000;
 
   /** One candidate's measurements. */
   private static final class Data {
@@ -174,7 +186,8 @@ final class Measurements {
   /**
    * The candidate of {@code live} the next measuring run at {@code sizeClass} goes to, counted as handed out;
    * null when none needs one. Candidates take turns: the one with the fewest runs there so far, the first in
-   * {@code live} on a tie, so that warm-up and interference spread over all of them.
+   * {@code live} on a tie, so that warm-up and interference spread over all of them. A candidate far behind
+   * another is settled from the runs it had instead (see {@link #FAR_BEHIND}).
    */
   String nextSample(List<String> live, int sizeClass, int samples) {
     if (!mayMeasure(1)) return null;
@@ -183,6 +196,7 @@ final class Measurements {
     for (String c : live) {
       if (measuredAt(c, sizeClass)) continue;
       Data d = candidates.get(c);
+      if (settleIfFarBehind(c, d, sizeClass)) continue;
       int n = d.sampled(sizeClass);
       // Past its samples, a candidate warming up (see sample) runs one more at a time.
       boolean wanted = n < samples || n < samples * WARMING_FACTOR && !d.outstanding.containsKey(sizeClass);
@@ -196,6 +210,28 @@ final class Measurements {
       issued++;
     }
     return next;
+  }
+
+  /**
+   * Completes {@code candidate}'s point at {@code sizeClass} from the runs it has there, with none under way,
+   * when the fastest of them lasted {@link #LONG_RUN_NANOS} and is {@link #FAR_BEHIND} times slower than another
+   * candidate's best; returns whether it did.
+   */
+  private boolean settleIfFarBehind(String candidate, Data d, int sizeClass) {
+    List<Point> done = d.samples.get(sizeClass);
+    if (done == null || done.isEmpty() || d.outstanding.containsKey(sizeClass)) return false;
+    Point fastest = done.get(0);
+    for (Point p : done) {
+      if (perWork(p) < perWork(fastest)) fastest = p;
+    }
+    if (fastest.nanos() < LONG_RUN_NANOS || perWork(fastest) < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
+      return false;
+    }
+    d.samples.remove(sizeClass);
+    d.points.put(sizeClass, fastest);
+    lastClass = sizeClass;
+    version++;
+    return true;
   }
 
   /**

@@ -108,7 +108,9 @@ public final class SelectedKernel {
       }
       return choice(pick, size, now);
     }
+    int before = m.version();
     String next = m.nextSample(((Measure) verdict).candidates(), c, s.samples());
+    if (m.version() != before) selector.persist(m); // a candidate far behind was settled
     if (next != null) {
       return new Choice(next, true, false, Source.MEASURED, "measuring " + next + " at 2^" + c, size, now);
     }

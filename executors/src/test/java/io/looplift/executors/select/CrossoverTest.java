@@ -131,6 +131,15 @@ class CrossoverTest {
     assertEquals(0.5, k.report().candidates().get("bytecode"), 1e-9, "the re-check's time replaced the cold one");
   }
 
+  /** A bytecode run of 200 ms, 200 times slower than the pool's: the bytecode is not run a second time. */
+  @Test
+  void aLongRunFarBehindTheOthersIsNotRepeated() {
+    sim.cost(BYTECODE, 0, 200).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    assertEquals(List.of("bytecode*", "jvm*", "jvm*", "jvm*", "jvm"), sim.ran);
+  }
+
   /** A loser four times slower than the winner is not run again: its first runs being cold would not explain it. */
   @Test
   void aLoserFarBehindIsNotCheckedAgain() {
