@@ -52,10 +52,9 @@ class MeasuredSelectionTest {
     Path cache = tmp.resolve("cache");
     LoopReport first = run(cache, "first");
     List<LoopReport.Loop> measured = first.loops().stream()
-        .filter(l -> l.selection() != null && !((Map<?, ?>) l.selection().get("candidates")).isEmpty()).toList();
+        .filter(l -> l.selection() != null && "measured".equals(l.selection().get("source"))).toList();
     assertFalse(measured.isEmpty(), "no loop finished measuring: " + first.loops());
     for (LoopReport.Loop l : measured) {
-      assertEquals("measured", l.selection().get("source"), l::toString);
       Map<?, ?> candidates = (Map<?, ?>) l.selection().get("candidates");
       assertTrue(candidates.containsKey("bytecode") && candidates.containsKey("jvm"), () -> l + " " + candidates);
       assertTrue(number(l.selection(), "measuringRuns") > 0 && number(l.selection(), "measuringNanos") > 0, l::toString);

@@ -301,6 +301,15 @@ final class Measurements {
     return true;
   }
 
+  /** The fastest of the runs {@code candidate} has at {@code sizeClass} towards a point there; null when none. */
+  Point fastestSample(String candidate, int sizeClass) {
+    Point fastest = null;
+    for (Point p : candidates.get(candidate).samples.getOrDefault(sizeClass, List.of())) {
+      if (fastest == null || perWork(p) < perWork(fastest)) fastest = p;
+    }
+    return fastest;
+  }
+
   /** The fastest time per unit of work any other candidate ran in at {@code sizeClass}; infinite when none ran. */
   private double bestOfOthers(String candidate, int sizeClass) {
     double best = Double.POSITIVE_INFINITY;

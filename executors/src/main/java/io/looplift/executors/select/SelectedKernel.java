@@ -36,7 +36,8 @@ import java.util.Optional;
  * once per launch). So after a size class is decided, its 2nd, 8th, 32nd... normal launch (every fourth power
  * of two) runs one candidate that lost there within {@link Measurements#OUT_OF_REACH} of the winner again,
  * as a measuring run: a faster time replaces its point and the class is decided again. These runs count
- * against the measuring budget like the others.
+ * against the measuring budget like the others. A decision persisted from an earlier run (whose re-checks
+ * were kept with it) is not re-checked: a run that knows its kernels measures nothing.
  */
 public final class SelectedKernel {
   private final Selector selector;
@@ -92,7 +93,8 @@ public final class SelectedKernel {
     if (!remeasuring && picks[c] != null) {
       int n = ++sincePick[c];
       // n = 2, 8, 32, 128...: a power of two with an odd exponent.
-      String again = Integer.bitCount(n) == 1 && Integer.numberOfTrailingZeros(n) % 2 == 1
+      String again = picks[c].source() == Source.MEASURED && Integer.bitCount(n) == 1
+          && Integer.numberOfTrailingZeros(n) % 2 == 1
           ? m.recheck(picks[c].candidate(), live, c, Integer.numberOfTrailingZeros(n) / 2) : null;
       if (again != null) {
         return new Choice(again, false, true, Source.MEASURED, "re-checking " + again + " at 2^" + c, size, now);
@@ -225,6 +227,7 @@ public final class SelectedKernel {
       Map<String, String> dropped = new LinkedHashMap<>();
       for (String n : names) {
         Point p = selector.settings().forced() != null ? forcedRuns.get(n) : m.latest(n);
+        if (p == null && latest != null) p = m.fastestSample(n, latest.sizeClass());
         if (p != null) {
           times.put(n, p.nanosPerIteration());
           if (p.transferNanos() > 0) transfers.put(n, p.transferNanosPerIteration());
@@ -234,8 +237,16 @@ public final class SelectedKernel {
       List<String> live = live();
       Pick now = null;
       if (latest != null && !live.isEmpty()) {
-        now = live.size() == 1 || selector.settings().forced() != null ? settled(live, latest)
-            : selector.decider().best(live, m::points, latest);
+        boolean settled = live.size() == 1 || selector.settings().forced() != null;
+        now = settled ? settled(live, latest) : selector.decider().best(live, m::points, latest);
+        if (!settled && selector.decider().decide(live, m::points, latest, m.remeasuring(latest.sizeClass(), live),
+            m.mayMeasure(1)) instanceof Measure) {
+          String fastest = now.candidate();
+          for (Map.Entry<String, Double> t : times.entrySet()) {
+            if (live.contains(t.getKey()) && t.getValue() < times.getOrDefault(fastest, Double.MAX_VALUE)) fastest = t.getKey();
+          }
+          now = new Pick(fastest, Source.MEASURING, "measuring at 2^" + latest.sizeClass() + ", the fastest so far");
+        }
       }
       return new SelectionReport(now == null ? null : now.candidate(), now == null ? null : now.source(),
           now == null ? (latest == null ? "not launched" : "every candidate failed") : now.why(), times, transfers,

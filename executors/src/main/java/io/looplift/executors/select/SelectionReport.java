@@ -12,7 +12,7 @@ import java.util.Map;
  * @param why one line for the log saying why
  * @param candidates for each candidate measured so far (in the caller's order), its time per iteration of the
  *     outermost loop, in nanoseconds, at the size it was last measured at (with a forced choice: at its
- *     latest run)
+ *     latest run; while the latest size is being measured, the fastest of its runs there so far)
  * @param transfers for the device candidates among those, the part of that time spent moving arrays
  * @param dropped the candidates that failed on this kernel, with the reason
  * @param measuringRuns how many launches ran as measurements (each computed its results: the cost of

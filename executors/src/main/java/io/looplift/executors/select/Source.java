@@ -9,9 +9,14 @@ public enum Source {
   /** Decided by measurements loaded from an earlier run's record, without measuring anything now. */
   PERSISTED,
   /** The caller's first usable candidate, measuring nothing ({@code executor=jvm|opencl|reference}). */
-  FORCED;
+  FORCED,
+  /**
+   * Only in the report: the size of the latest launch is still being measured, and the candidate named is the
+   * fastest so far.
+   */
+  MEASURING;
 
-  /** {@code measured}, {@code persisted} or {@code forced}. */
+  /** {@code measured}, {@code persisted}, {@code forced} or {@code measuring}. */
   @Override
   public String toString() {
     return name().toLowerCase(Locale.ROOT);

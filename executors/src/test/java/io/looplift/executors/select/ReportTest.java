@@ -21,6 +21,22 @@ class ReportTest {
     assertEquals("not launched", r.summary());
   }
 
+  /** Part-way through measuring, the report says so and shows the runs so far, not a decision. */
+  @Test
+  void whileASizeIsMeasuredTheReportSaysMeasuringWithTheRunsSoFar() {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).cost(JVM, 0, 0.25);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.launch(k, 1 << 20);
+    sim.launch(k, 1 << 20);
+    SelectionReport r = k.report();
+    assertEquals(Source.MEASURING, r.source());
+    assertEquals("jvm", r.executor());
+    assertEquals(Map.of("bytecode", 1.0, "jvm", 0.25), r.candidates());
+    assertEquals(2, r.measuringRuns());
+    sim.settle(k, 1 << 20);
+    assertEquals(Source.MEASURED, k.report().source());
+  }
+
   @Test
   void eachCandidateIsReportedAtTheSizeItWasLastMeasuredAtWithItsTransfersApart() {
     Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
