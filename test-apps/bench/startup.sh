@@ -7,7 +7,7 @@
 # (or difference) of the medians, the range of the per-pair ratios as a measure of noise, and the agent's
 # "transform" figures from its report. Both JVMs must print the same rows.
 #
-# Usage, from the project root:  test-apps/bench/startup.sh [PAIRS (default 5)] [agent options]
+# Usage, from the project root:  [REPORT=0] test-apps/bench/startup.sh [PAIRS (default 5)] [agent options]
 # Needs the agent jar (mvn -B -DskipTests package), or the jar AGENT_JAR names (to compare two builds). The
 # first run builds test-apps/bench/startup, which is not part of the reactor: Maven downloads Spark and its
 # dependencies (about 300 MiB) into ~/.m2 then.
@@ -41,7 +41,12 @@ run() { # run KIND INDEX [java options...]: one JVM; its figures go to $work/KIN
     || { echo "$kind run $k failed; its stderr:" >&2; tail -20 "$work/$kind.$k.err" >&2; exit 1; }
 }
 
-agentarg="-javaagent:$jar=report=$work/report.json${opts:+,$opts}"
+# REPORT=0 measures the agent as users run it, without a report (which analyzes the rejected loops at exit).
+if [ "${REPORT:-1}" = 0 ]; then
+  agentarg="-javaagent:$jar${opts:+=$opts}"
+else
+  agentarg="-javaagent:$jar=report=$work/report.json${opts:+,$opts}"
+fi
 for k in $(seq 1 "$pairs"); do
   if (( k % 2 )); then
     run plain "$k"; run agent "$k" "$agentarg"
@@ -71,7 +76,10 @@ for i, name, unit in ((0, "wall", "s"), (1, "cpu (user+sys)", "s")):
 diffs = [a[2] - p[2] for p, a in zip(plain, agent)]
 print(f"  {'peak RSS':<18} {med(plain, 2):10.1f} MiB {med(agent, 2):8.1f} MiB   +{med(agent, 2) - med(plain, 2):.1f} MiB"
       f"  (pairs {min(diffs):+.1f} .. {max(diffs):+.1f})")
-report = json.load(open(f"{work}/report.json"))
+try:
+    report = json.load(open(f"{work}/report.json"))
+except FileNotFoundError:
+    sys.exit(0)  # REPORT=0
 t = report.get("transform", {})
 loops = report["loops"]
 print(f"  agent (last run): transform {t.get('classes')} classes in {t.get('nanos', 0) / 1e6:.0f} ms; "
