@@ -218,13 +218,9 @@ final class Measurements {
    * candidate's best; returns whether it did.
    */
   private boolean settleIfFarBehind(String candidate, Data d, int sizeClass) {
-    List<Point> done = d.samples.get(sizeClass);
-    if (done == null || done.isEmpty() || d.outstanding.containsKey(sizeClass)) return false;
-    Point fastest = done.get(0);
-    for (Point p : done) {
-      if (perWork(p) < perWork(fastest)) fastest = p;
-    }
-    if (fastest.nanos() < LONG_RUN_NANOS || perWork(fastest) < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
+    Point fastest = fastestSample(candidate, sizeClass);
+    if (fastest == null || d.outstanding.containsKey(sizeClass) || fastest.nanos() < LONG_RUN_NANOS
+        || perWork(fastest) < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
       return false;
     }
     d.samples.remove(sizeClass);
