@@ -223,11 +223,16 @@ final class Measurements {
         || perWork(fastest) < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
       return false;
     }
+    complete(d, sizeClass, fastest);
+    return true;
+  }
+
+  /** Makes {@code point} the candidate's point at {@code sizeClass}, ending its measuring runs there. */
+  private void complete(Data d, int sizeClass, Point point) {
     d.samples.remove(sizeClass);
-    d.points.put(sizeClass, fastest);
+    d.points.put(sizeClass, point);
     lastClass = sizeClass;
     version++;
-    return true;
   }
 
   /**
@@ -256,10 +261,7 @@ final class Measurements {
       return false;
     }
     if (perWork(run) < perWork(fastest)) fastest = run;
-    d.samples.remove(c);
-    d.points.put(c, fastest);
-    lastClass = c;
-    version++;
+    complete(d, c, fastest);
     return true;
   }
 
