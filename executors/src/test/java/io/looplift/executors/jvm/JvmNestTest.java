@@ -150,11 +150,14 @@ class JvmNestTest {
   void orderedColumnSumsSplitAlongTheBand() throws Exception {
     Random rnd = new Random(9);
     int rows = 50;
-    for (int cols : new int[] {1, 7, 64, 130}) {
+    for (int cols : new int[] {1, 7, 130, 300, 1000}) {
       Object[] arrays = {doubles(rnd, rows * cols), doubles(rnd, cols)};
       assertTrue(NestDimension.of(Nests.columnSums()).isBand());
-      check(Nests.columnSums(), arrays, new long[] {cols}, 0, 1, rows, cols == 1 ? Boolean.FALSE : cols >= 64 ? Boolean.TRUE : null);
+      // Each chunk of a band runs the whole outer loop: ranges of at least MIN_BAND_RANGE, one per thread.
+      check(Nests.columnSums(), arrays, new long[] {cols}, 0, 1, rows, cols >= 2 * JvmExecutor.MIN_BAND_RANGE);
       check(Nests.columnSums(), arrays, new long[] {cols}, 0, 1, 0, false);
+      Launch launch = new Launch(Nests.columnSums(), arrays, new long[] {cols}, new long[0], 0, 1, rows);
+      assertTrue(chunks(THREE, launch) <= 3, "no more chunks than threads");
     }
     // A band that changes with the outer loop cannot run outermost: the nest runs whole, in order.
     Object[] arrays = {doubles(rnd, 40 * 40), doubles(rnd, 40)};
