@@ -46,13 +46,13 @@ final class LoopAnalyzer {
 
   /**
    * A recognized loop, with what the rewriter needs to replace it; {@code initializedClasses} are the classes
-   * (internal names) that must be initialized before it may run offloaded, {@code exactClasses} the objects
-   * whose methods it inlines, with their classes (see {@link LoopBody}).
+   * (internal names) that must be initialized before it may run offloaded, {@code virtualTargets} the objects
+   * whose methods it inlines, with the declarations inlined (see {@link LoopBody}).
    */
   record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
       List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes,
-      List<String> initializedClasses, List<LoopBody.ExactClass> exactClasses) implements Result {}
+      List<String> initializedClasses, List<LoopBody.VirtualTarget> virtualTargets) implements Result {}
 
   /** A loop that stays as bytecode; its site says why. */
   record Rejected(LoopSite site) implements Result {}

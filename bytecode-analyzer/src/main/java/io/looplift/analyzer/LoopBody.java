@@ -44,11 +44,11 @@ final class LoopBody {
   record Element(int slot, io.looplift.ir.Type elementType, Node index, Node row) {}
 
   /**
-   * An object whose method the body inlines: the loop runs offloaded only while the object {@code recipe}
-   * computes is exactly of class {@code className} (internal name), so that the inlined method is the one
-   * Java would call.
+   * An object whose method the body inlines: the loop runs offloaded only while calling {@code method} (name
+   * and descriptor) on the object {@code recipe} computes runs the declaration in class {@code holder}
+   * (internal name), the one that was inlined.
    */
-  record ExactClass(List<AbstractInsnNode> recipe, String className) {}
+  record VirtualTarget(List<AbstractInsnNode> recipe, String holder, String method) {}
 
   /** A load or store, for the carried-dependency check of loops without inner loops. */
   record Access(int slot, AffineIndex index, boolean write) {}
@@ -62,8 +62,8 @@ final class LoopBody {
    * may run offloaded only once Java has initialized them.
    */
   final Set<String> initializedClasses = new LinkedHashSet<>();
-  /** The objects whose methods the body inlines, each with the class it must be exactly (by recipe and class). */
-  final Map<String, ExactClass> receiverGuards = new LinkedHashMap<>();
+  /** The objects whose methods the body inlines, with the declarations inlined (by recipe, holder and method). */
+  final Map<String, VirtualTarget> receiverGuards = new LinkedHashMap<>();
   /** Set when some load follows a store in program order (the loop then tolerates no array aliasing). */
   boolean loadAfterStore;
   /** Set when the body has an access that is not {@code i + constant}: it can only be offloaded as a nest. */

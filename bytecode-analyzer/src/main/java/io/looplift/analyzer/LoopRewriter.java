@@ -174,8 +174,8 @@ final class LoopRewriter {
    * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
    * {@code minLength}, when a class whose static initializer an inlined call would run is not initialized
-   * yet (the original loop then makes that call), or when an object whose method is inlined is not exactly of
-   * the class analyzed (a null one throws here, and the handler around this code runs the original loop).
+   * yet (the original loop then makes that call), or when a call on an object whose method is inlined would not
+   * run the declaration analyzed, its class overriding it (a null one throws here, and the handler around this code runs the original loop).
    */
   static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int siteId, int minLength, Scratch scratch,
       LabelNode decline) {
@@ -205,11 +205,12 @@ final class LoopRewriter {
       il.add(new JumpInsnNode(Opcodes.IFLT, decline));
     }
     if (!checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
-    for (LoopBody.ExactClass e : plan.exactClasses()) {
+    for (LoopBody.VirtualTarget v : plan.virtualTargets()) {
       push(il, siteId);
-      copy(il, e.recipe());
-      il.add(new LdcInsnNode(Type.getObjectType(e.className())));
-      il.add(bridgeCall(LoopBridge.EXACTLY, LoopBridge.EXACTLY_DESC));
+      copy(il, v.recipe());
+      il.add(new LdcInsnNode(Type.getObjectType(v.holder())));
+      il.add(new LdcInsnNode(v.method()));
+      il.add(bridgeCall(LoopBridge.DISPATCHES, LoopBridge.DISPATCHES_DESC));
       il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
     }
     List<List<AbstractInsnNode>> arrays = plan.arrayRecipes();

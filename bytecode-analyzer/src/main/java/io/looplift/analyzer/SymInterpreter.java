@@ -544,8 +544,10 @@ final class SymInterpreter extends Interpreter<SymValue> {
    *   <li>on {@code this} in a method of the loop's class (never null): a private or final method of that
    *       class, or of a final class, and a superclass's method called with {@code invokespecial};
    *   <li>on any other object that does not change inside the loop: the method the call resolves to in its
-   *       class (outside the libraries of {@link Libraries#NO_INSTANCE_INLINING}), under a guard the rewritten code checks before the loop, that the object's
-   *       class is exactly that class (which also checks it is not null); otherwise the original loop runs.
+   *       static type, abstract or not (outside the libraries of {@link Libraries#NO_INSTANCE_INLINING}), under
+   *       a guard the rewritten code checks before the loop: that the object's class is that declaration's or
+   *       a subclass that does not override it (which also checks the object is not null); otherwise the
+   *       original loop runs.
    * </ul>
    *
    * @throws Rejection for any other call
@@ -564,7 +566,7 @@ final class SymInterpreter extends Interpreter<SymValue> {
     MethodNode callee = r.method();
     boolean bound = onThis && (mi.getOpcode() == Opcodes.INVOKESPECIAL || mi.owner.equals(ctx.owner.name)
         && ((callee.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (ctx.owner.access & Opcodes.ACC_FINAL) != 0));
-    if (!bound) guardExactClass(mi, recipe);
+    if (!bound) guardTarget(mi, holder, callee, recipe);
     List<SymValue> all = new ArrayList<>(args.size() + 1);
     all.add(receiver);
     all.addAll(args);
@@ -592,18 +594,19 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * Notes that the object {@code recipe} computes must be exactly of {@code mi}'s class for the loop to run
-   * offloaded: then the method {@code mi} resolves to in that class is the one that runs.
+   * Notes that calling {@code mi} on the object {@code recipe} computes must run {@code callee}, declared in
+   * {@code holder}, for the loop to run offloaded: the object's class must not override it.
    */
-  private void guardExactClass(MethodInsnNode mi, List<AbstractInsnNode> recipe) {
-    ClassNode owner = mi.owner.equals(ctx.owner.name) ? ctx.owner : ctx.hierarchy.find(mi.owner);
-    if (owner == null || (owner.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_INTERFACE)) != 0) {
-      throw new Rejection("calls " + describe(mi) + " on an object of an abstract type (which method runs is not known)");
+  private void guardTarget(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<AbstractInsnNode> recipe) {
+    if ((callee.access & Opcodes.ACC_ABSTRACT) != 0) {
+      throw new Rejection("calls " + describe(mi) + ", an abstract method (which method runs is not known)");
     }
-    if (!ctx.hierarchy.classAccessibleFrom(mi.owner, ctx.owner.name)) {
+    if (!ctx.hierarchy.classAccessibleFrom(holder.name, ctx.owner.name)) {
       throw new Rejection("calls " + describe(mi) + " of a class " + ctx.owner.name.replace('/', '.') + " cannot name");
     }
-    body.receiverGuards.putIfAbsent(SymValue.key(recipe) + mi.owner, new LoopBody.ExactClass(recipe, mi.owner));
+    String method = mi.name + mi.desc;
+    body.receiverGuards.putIfAbsent(SymValue.key(recipe) + holder.name + method,
+        new LoopBody.VirtualTarget(recipe, holder.name, method));
   }
 
   private SymValue inline(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<SymValue> args, SymFrame frame) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.LoopSite;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +67,7 @@ class HelperInliningTest {
     Random r = new Random(13);
     return Stream.of(
         new Object[] {"shiftedAll", "shiftedAll", "reads its static field offset", new Object[] {doubles(r, 10), new double[10]}},
-        new Object[] {"halves", "halves", "abstract type",
+        new Object[] {"thirds", "thirds", "abstract method",
             new Object[] {new HelperShapes.PlainHalver(), doubles(r, 10), new double[10]}},
         new Object[] {"scaledByCell", "scaledByCell", "library class",
             new Object[] {new scala.looplifttest.Cell(3), doubles(r, 10), new double[10]}},
@@ -125,6 +126,23 @@ class HelperInliningTest {
     assertEquals(before, InterpretingDispatcher.submitted, "offloaded with Vec.get for a NegatedVec, which overrides it");
     assertSameResults("gather", new Object[] {null, new double[40]});
     assertEquals(before, InterpretingDispatcher.submitted, "offloaded with a null Vec");
+  }
+
+  @Test
+  void aMethodDeclaredInAnAbstractClassIsInlinedForEverySubclassThatInheritsIt() throws Exception {
+    assertTrue(shapes.site("halves", null).accepted(), shapes.site("halves", null).reason());
+    Random r = new Random(23);
+    double[] x = doubles(r, 30);
+    for (HelperShapes.Halver h : List.of(new HelperShapes.PlainHalver(), new HelperShapes.NamedHalver())) {
+      int before = InterpretingDispatcher.submitted;
+      assertSameResults("halves", new Object[] {h, x, new double[30]});
+      assertTrue(InterpretingDispatcher.submitted > before, "never offloaded for a " + h.getClass().getSimpleName());
+    }
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("halves", new Object[] {new HelperShapes.RoundingHalver(), x, new double[30]});
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded with Halver.half for a class that overrides it");
+    assertSameResults("halves", new Object[] {null, x, new double[30]});
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded with a null Halver");
   }
 
   @Test

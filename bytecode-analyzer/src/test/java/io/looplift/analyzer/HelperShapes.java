@@ -3,7 +3,7 @@ package io.looplift.analyzer;
 /**
  * Loops that call helpers: static ones of other classes ({@link HelperMath}, {@link HelperTables}), methods
  * on {@code this} that no subclass can replace, and methods of objects that do not change inside the loop
- * (inlined, those under a guard on the object's class); methods of objects that do, or of an abstract type,
+ * (inlined, those under a guard on the object's class); methods of objects that do, or abstract methods,
  * are not.
  */
 public class HelperShapes {
@@ -130,18 +130,43 @@ public class HelperShapes {
     for (int i = 0; i < x.length; i++) out[i] = v.twice(x[i]);
   }
 
-  /** An abstract type whose method a loop calls: which method runs cannot be guarded by one class. */
+  /**
+   * An abstract type whose methods a loop calls: its own {@code half} is inlined under a guard that the
+   * object's class does not override it; which {@code third} runs is not known.
+   */
   public abstract static class Halver {
     public double half(double v) {
       return v / 2;
     }
+
+    public abstract double third(double v);
   }
 
-  /** A concrete {@link Halver}. */
-  public static final class PlainHalver extends Halver {}
+  /** A concrete {@link Halver}, inheriting {@code half}. */
+  public static class PlainHalver extends Halver {
+    @Override
+    public double third(double v) {
+      return v / 3;
+    }
+  }
+
+  /** A subclass of a subclass, still inheriting {@code half}. */
+  public static final class NamedHalver extends PlainHalver {}
+
+  /** A {@link Halver} whose {@code half} is its own: a loop inlining {@link Halver#half} must not run offloaded. */
+  public static final class RoundingHalver extends PlainHalver {
+    @Override
+    public double half(double v) {
+      return Math.floor(v / 2);
+    }
+  }
 
   public static void halves(Halver h, double[] x, double[] out) {
     for (int i = 0; i < x.length; i++) out[i] = h.half(x[i]);
+  }
+
+  public static void thirds(Halver h, double[] x, double[] out) {
+    for (int i = 0; i < x.length; i++) out[i] = h.third(x[i]);
   }
 
   /** Calls a method of an object of the Scala runtime's packages, which is never inlined. */
