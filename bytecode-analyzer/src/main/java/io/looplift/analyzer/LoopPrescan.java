@@ -18,7 +18,9 @@ import java.util.BitSet;
  * switch case whose target comes first), by the method itself or by a method of the same class it
  * calls there, directly or through other such calls (the analyzer inlines those helpers). Every instruction
  * on a cycle of the control-flow graph lies in such a span, so every natural loop with an array access is
- * covered; a loop without one cannot be offloaded and is not looked at. A class that already calls
+ * covered; a loop without one cannot be offloaded and is not looked at. A method of another class that the
+ * analyzer may inline (see {@link #inlinable}) may touch arrays too ({@code m.get(i)} of a matrix class):
+ * a loop calling one is a candidate when nothing else in it is rejected. A class that already calls
  * {@code LoopBridge} was rewritten before and has no candidates.
  *
  * <p>A candidate is <em>offloadable</em> when such a span also holds none of the instructions the analyzer
@@ -55,7 +57,7 @@ final class LoopPrescan {
 
   /**
    * The instructions the analyzer rejects wherever they are in a loop: {@code aconst_null},
-   * {@code aastore}, {@code dup2_x2}, the switches, the returns, {@code putstatic}, {@code putfield}, every
+   * {@code aastore}, the switches, the returns, {@code putstatic}, {@code putfield}, every
    * invoke but {@code invokestatic} (and {@code invokevirtual} and {@code invokespecial} of a method that
    * returns a number or nothing, of this class or of one outside the JDK, Scala and Kotlin: the analyzer may
    * inline those), {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
@@ -97,7 +99,7 @@ final class LoopPrescan {
     KIND[0xab] = LOOKUPSWITCH;
     KIND[0xc4] = WIDE;
 
-    for (int op : new int[] {0x01, 0x53, 0x5e, 0xaa, 0xab, 0xb3, 0xb5, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
+    for (int op : new int[] {0x01, 0x53, 0xaa, 0xab, 0xb3, 0xb5, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
         0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc5}) {
       REJECTED[op] = true;
     }
@@ -238,6 +240,7 @@ final class LoopPrescan {
   private void scanCode(int m, int start, int length) {
     int firstCall = calls;
     int lastArray = -1; // offset of the last array access so far
+    int lastForeign = -1; // of the last call of another class's method that the analyzer may inline
     int lastRejected = -1; // and of the last instruction in REJECTED
     for (int pc = 0; pc < length; ) {
       int at = start + pc;
@@ -246,20 +249,25 @@ final class LoopPrescan {
       if (REJECTED[op]) lastRejected = pc;
       switch (KIND[op]) {
         case ARRAY -> lastArray = pc;
-        case BRANCH -> backwardBranch(m, pc, pc + s2(at + 1), lastArray, lastRejected, firstCall);
-        case BRANCH_WIDE -> backwardBranch(m, pc, pc + u4(at + 1), lastArray, lastRejected, firstCall);
-        case INVOKESTATIC -> call(m, pc, u2(at + 1));
+        case BRANCH -> backwardBranch(m, pc, pc + s2(at + 1), lastArray, lastForeign, lastRejected, firstCall);
+        case BRANCH_WIDE -> backwardBranch(m, pc, pc + u4(at + 1), lastArray, lastForeign, lastRejected, firstCall);
+        case INVOKESTATIC -> {
+          if (!call(m, pc, u2(at + 1)) && inlinable(u2(at + 1))) lastForeign = pc;
+        }
         case INVOKE_ON_OBJECT -> {
-          if (!call(m, pc, u2(at + 1)) && !inlinable(u2(at + 1))) lastRejected = pc;
+          if (!call(m, pc, u2(at + 1))) {
+            if (inlinable(u2(at + 1))) lastForeign = pc;
+            else lastRejected = pc;
+          }
         }
         case TABLESWITCH, LOOKUPSWITCH -> {
           int table = start + ((pc + 4) & ~3); // operands are aligned to 4 bytes from the start of the code
-          backwardBranch(m, pc, pc + u4(table), lastArray, lastRejected, firstCall);
+          backwardBranch(m, pc, pc + u4(table), lastArray, lastForeign, lastRejected, firstCall);
           boolean range = op == 0xaa;
           int cases = range ? u4(table + 8) - u4(table + 4) + 1 : u4(table + 4);
           int stride = range ? 4 : 8; // a tableswitch lists offsets, a lookupswitch (key, offset) pairs
           for (int k = 0; k < cases; k++) {
-            backwardBranch(m, pc, pc + u4(table + 12 + stride * k), lastArray, lastRejected, firstCall);
+            backwardBranch(m, pc, pc + u4(table + 12 + stride * k), lastArray, lastForeign, lastRejected, firstCall);
           }
           size = table + (range ? 12 : 8) + stride * cases - at;
         }
@@ -274,14 +282,15 @@ final class LoopPrescan {
 
   /**
    * A branch of method {@code m} at offset {@code pc} to {@code target}: when it goes backward, the code
-   * in between is a loop (or part of one), with an array access if {@code lastArray} lies in it and a
-   * rejected instruction if {@code lastRejected} does; the calls made there since {@code firstCall} are
-   * calls from a loop.
+   * in between is a loop (or part of one), with an array access if {@code lastArray} lies in it, a call of
+   * another class's method that may touch arrays if {@code lastForeign} does, and a rejected instruction if
+   * {@code lastRejected} does; the calls made there since {@code firstCall} are calls from a loop.
    */
-  private void backwardBranch(int m, int pc, int target, int lastArray, int lastRejected, int firstCall) {
+  private void backwardBranch(int m, int pc, int target, int lastArray, int lastForeign, int lastRejected,
+      int firstCall) {
     if (target > pc) return;
     boolean clean = lastRejected < target;
-    if (lastArray >= target) {
+    if (lastArray >= target || clean && lastForeign >= target) {
       candidates.set(m);
       if (clean) offloadable.set(m);
     }
@@ -344,11 +353,10 @@ final class LoopPrescan {
     return callee;
   }
 
-  /** The method of this class with the name and descriptor of NameAndType entry {@code nat}, or -1. */
   /**
    * Whether the analyzer may inline the method of another class that Methodref entry {@code ref} names: one
    * that returns a number or nothing, of a class whose methods on objects it inlines
-   * ({@link Libraries#inlinesInstanceMethodsOf}).
+   * ({@link Libraries#inlinesInstanceMethodsOf}; never the JDK's).
    */
   private boolean inlinable(int ref) {
     int owner = u2(cp[u2(cp[ref] + 1)] + 1);
@@ -367,6 +375,7 @@ final class LoopPrescan {
     return length >= ascii.length && Arrays.equals(b, cp[utf8] + 3, cp[utf8] + 3 + ascii.length, ascii, 0, ascii.length);
   }
 
+  /** The method of this class with the name and descriptor of NameAndType entry {@code nat}, or -1. */
   private int method(int nat) {
     int name = u2(cp[nat] + 1);
     int desc = u2(cp[nat] + 3);

@@ -127,13 +127,12 @@ final class SymInterpreter extends Interpreter<SymValue> {
   /**
    * Loads and stores of locals ({@code iload}...{@code aload}, {@code istore}...{@code astore}) and the
    * stack shuffles ({@code dup}, {@code dup_x1}, {@code dup_x2}, {@code dup2}, {@code dup2_x1},
-   * {@code swap}): the value itself, which {@link SymFrame} moves.
+   * {@code dup2_x2}, {@code swap}): the value itself, which {@link SymFrame} moves.
    *
-   * @throws Rejection for a load of {@link SymValue#UNKNOWN} and for {@code dup2_x2}
+   * @throws Rejection for a load of {@link SymValue#UNKNOWN}
    */
   @Override
   public SymValue copyOperation(AbstractInsnNode insn, SymValue value) {
-    if (insn.getOpcode() == Opcodes.DUP2_X2) throw new Rejection("uses an unusual stack operation (dup2_x2)");
     // Only a local can be UNKNOWN: the operand stack never holds it.
     if (value == SymValue.UNKNOWN) throw new Rejection("reads a local the analysis cannot follow");
     return value;

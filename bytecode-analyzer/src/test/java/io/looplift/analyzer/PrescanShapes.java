@@ -3,7 +3,7 @@ package io.looplift.analyzer;
 /**
  * Methods for {@link LoopPrescanTest}, named for what the pre-scan must make of them: {@code in*} have a
  * loop that reads or writes array elements (themselves or through a helper of this class called from the
- * loop), {@code out*} have none; {@code inRejected*} loops hold an instruction the analyzer always rejects,
+ * loop), or that calls a method of another class the analyzer may inline, {@code out*} have none; {@code inRejected*} loops hold an instruction the analyzer always rejects,
  * the other {@code in*} ones may be offloaded.
  */
 final class PrescanShapes {
@@ -60,6 +60,28 @@ final class PrescanShapes {
   static void bumpTwice(int[] a, int i) {
     bump(a, i);
     bump(a, i);
+  }
+
+  static double inThroughAnotherClass(PrescanCell c, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += c.get(i);
+    return s;
+  }
+
+  static double inThroughAStaticHelperElsewhere(int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += PrescanCell.twice(i);
+    return s;
+  }
+
+  /** The call to another class could touch arrays, but the loop also calls println, which is always rejected. */
+  static double outForeignCallBesideARejectedOne(PrescanCell c, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+      s += c.get(i);
+      System.out.println(s);
+    }
+    return s;
   }
 
   static int inRejectedSwitch(short[] a, int mode) {

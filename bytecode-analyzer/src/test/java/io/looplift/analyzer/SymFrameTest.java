@@ -3,7 +3,6 @@ package io.looplift.analyzer;
 import static io.looplift.analyzer.MethodBuilder.method;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.objectweb.asm.Opcodes.*;
 
@@ -35,6 +34,9 @@ class SymFrameTest {
   private static final Param P1_INT = new Param(1, Type.INT);
   private static final Param P1_LONG = new Param(1, Type.LONG);
   private static final Param P2_INT = new Param(2, Type.INT);
+  private static final Param P3_INT = new Param(3, Type.INT);
+  private static final Param P0_DOUBLE = new Param(0, Type.DOUBLE);
+  private static final Param P1_DOUBLE = new Param(1, Type.DOUBLE);
 
   private final LoopBody body = new LoopBody();
 
@@ -71,11 +73,19 @@ class SymFrameTest {
   }
 
   @Test
-  void dup2X2IsRejected() {
-    MethodBuilder m = method("(IIII)I").var(ILOAD, 0).var(ILOAD, 1).var(ILOAD, 2).var(ILOAD, 3).insn(DUP2_X2)
-        .insn(IADD).insn(IADD).insn(IADD).insn(IADD).insn(IADD).insn(IRETURN);
-    Rejection r = assertThrows(Rejection.class, () -> result(m, -1));
-    assertEquals("uses an unusual stack operation (dup2_x2)", r.getMessage());
+  void dup2X2PutsTwoIntsBelowTwoInts() {
+    // (int d, int c, int b, int a): [d, c, b, a] becomes [b, a, d, c, b, a]; b - (a - (d - (c - (b - a))))
+    Node r = result(method("(IIII)I").var(ILOAD, 0).var(ILOAD, 1).var(ILOAD, 2).var(ILOAD, 3).insn(DUP2_X2)
+        .insn(ISUB).insn(ISUB).insn(ISUB).insn(ISUB).insn(ISUB).insn(IRETURN), -1);
+    assertEquals(sub(P2_INT, sub(P3_INT, sub(P0_INT, sub(P1_INT, sub(P2_INT, P3_INT))))), r);
+  }
+
+  @Test
+  void dup2X2PutsADoubleBelowADouble() {
+    // (double b, double a): [b, a] becomes [a, b, a]; a - (b - a), as in x[i] *= v, returning the product
+    Node r = result(method("(DD)D").var(DLOAD, 0).var(DLOAD, 2).insn(DUP2_X2).insn(DSUB).insn(DSUB)
+        .insn(DRETURN), -1);
+    assertEquals(sub(P1_DOUBLE, sub(P0_DOUBLE, P1_DOUBLE)), r);
   }
 
   @Test

@@ -40,6 +40,9 @@ public final class OverheadRunner {
   private static Map<OverheadTable.Key, Result<?>> run(RunnerArgs a, String javaagent) throws RunnerException {
     ChainedOptionsBuilder options = new OptionsBuilder().include(a.include()).shouldFailOnError(true);
     if (!a.sizes().isEmpty()) options.param("size", a.sizes().toArray(String[]::new));
+    if (a.forks() >= 0) options.forks(a.forks());
+    if (a.warmups() >= 0) options.warmupIterations(a.warmups());
+    if (a.iterations() >= 0) options.measurementIterations(a.iterations());
     if (javaagent != null) options.jvmArgsAppend(javaagent);
     Collection<RunResult> results = new Runner(options.build()).run();
     Map<OverheadTable.Key, Result<?>> scores = new LinkedHashMap<>();

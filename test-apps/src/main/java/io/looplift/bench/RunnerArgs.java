@@ -17,11 +17,14 @@ import java.util.List;
  * @param agentOnly true to skip the runs without the agent
  * @param defaults run the agent with its default options rather than {@code min.length=0}, to measure loops
  *     it recognizes but does not offload
+ * @param forks JMH forks per benchmark and mode, or -1 for the benchmark's own
+ * @param warmups warm-up iterations per fork, or -1 for the benchmark's own
+ * @param iterations measured iterations per fork, or -1 for the benchmark's own
  */
 record RunnerArgs(Path agentJar, String agentOptions, String include, List<String> sizes, boolean agentOnly,
-    boolean defaults) {
+    boolean defaults, int forks, int warmups, int iterations) {
   static final String USAGE = "usage: OverheadRunner [--include REGEX] [--sizes N,N,...] [--options K=V,...]"
-      + " [--agent-only] [--defaults] AGENT_JAR";
+      + " [--agent-only] [--defaults] [--forks N] [--warmups N] [--iterations N] AGENT_JAR";
 
   /** Parses {@code args}; throws {@link IllegalArgumentException} with the usage on any mistake. */
   static RunnerArgs parse(String[] args) {
@@ -31,6 +34,9 @@ record RunnerArgs(Path agentJar, String agentOptions, String include, List<Strin
     List<String> sizes = List.of();
     boolean agentOnly = false;
     boolean defaults = false;
+    int forks = -1;
+    int warmups = -1;
+    int iterations = -1;
     List<String> rest = new ArrayList<>(List.of(args));
     while (!rest.isEmpty()) {
       String a = rest.remove(0);
@@ -40,6 +46,9 @@ record RunnerArgs(Path agentJar, String agentOptions, String include, List<Strin
         case "--options" -> options = value(a, rest);
         case "--agent-only" -> agentOnly = true;
         case "--defaults" -> defaults = true;
+        case "--forks" -> forks = count(a, rest, 1);
+        case "--warmups" -> warmups = count(a, rest, 0);
+        case "--iterations" -> iterations = count(a, rest, 1);
         default -> {
           if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
           jar = a;
@@ -49,13 +58,25 @@ record RunnerArgs(Path agentJar, String agentOptions, String include, List<Strin
     if (jar == null) throw new IllegalArgumentException("no agent jar given\n" + USAGE);
     Path path = Path.of(jar).toAbsolutePath().normalize();
     if (!Files.isRegularFile(path)) throw new IllegalArgumentException("no agent jar at " + path + "\n" + USAGE);
-    return new RunnerArgs(path, options, include, sizes, agentOnly, defaults);
+    return new RunnerArgs(path, options, include, sizes, agentOnly, defaults, forks, warmups, iterations);
   }
 
   /** The {@code -javaagent} flag of the agent runs. */
   String javaagent() {
     String options = defaults ? agentOptions : "min.length=0" + (agentOptions.isEmpty() ? "" : "," + agentOptions);
     return "-javaagent:" + agentJar + (options.isEmpty() ? "" : "=" + options);
+  }
+
+  /** The count after {@code option}, at least {@code least}. */
+  private static int count(String option, List<String> rest, int least) {
+    String v = value(option, rest);
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= least) return n;
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(option + " needs a whole number of at least " + least + ", not " + v + "\n" + USAGE);
   }
 
   private static String value(String option, List<String> rest) {

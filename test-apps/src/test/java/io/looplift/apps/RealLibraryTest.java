@@ -4,20 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.apps.realcode.CommonsMathVectors;
+import io.looplift.apps.realcode.EjmlMatrices;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.commons.math3.util.FastMath;
+import org.ejml.data.DMatrixRMaj;
+import org.ejml.dense.row.CommonOps_DDRM;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Commons Math 3.6.1, a library nobody here wrote, under the agent: its vector loops, which call
- * {@code FastMath.abs}/{@code max} (inlined once Java has initialized FastMath) and methods of vectors whose
- * arrays are private, print the same bits with and without the agent, and run offloaded.
+ * Libraries nobody here wrote, as they are on Maven Central, under the agent: programs using them print the
+ * same bits with and without it, and named loops of the libraries run offloaded. Commons Math 3.6.1: vector
+ * loops that call {@code FastMath.abs}/{@code max} (inlined once Java has initialized FastMath) and methods of
+ * vectors whose arrays are private. EJML 0.46.1: element-wise loops calling accessors of an abstract matrix
+ * class, one matrix being of a subclass that overrides one of them.
  */
 class RealLibraryTest {
   @TempDir Path tmp;
@@ -25,12 +30,33 @@ class RealLibraryTest {
   @ParameterizedTest(name = "options: [{0}]")
   @ValueSource(strings = {"", "executor=opencl,"})
   void commonsMathVectorsPrintTheSameAndTheirLoopsRunOffloaded(String options) throws Exception {
-    String classpath = location(CommonsMathVectors.class) + File.pathSeparator + location(FastMath.class);
-    String main = CommonsMathVectors.class.getName();
-    ForkedJvm.Result plain = ForkedJvm.runOn(classpath, List.of(), main);
+    assertSameAndOffloaded(CommonsMathVectors.class, List.of(FastMath.class), options, List.of("ArrayRealVector.getL1Norm",
+        "ArrayRealVector.getLInfNorm", "ArrayRealVector.dotProduct", "ArrayRealVector.getL1Distance",
+        "MathArrays.ebeAdd", "MathArrays.safeNorm"));
+  }
+
+  @ParameterizedTest(name = "options: [{0}]")
+  @ValueSource(strings = {"", "executor=opencl,"})
+  void ejmlMatricesPrintTheSameAndTheirElementWiseLoopsRunOffloaded(String options) throws Exception {
+    assertSameAndOffloaded(EjmlMatrices.class, List.of(DMatrixRMaj.class, CommonOps_DDRM.class), options,
+        List.of("ImplCommonOps_DDRM.elementMult", "ImplCommonOps_DDRM.elementDiv", "ImplCommonOps_DDRM.elementSum",
+            "CommonOps_DDRM.add"));
+  }
+
+  /**
+   * Runs {@code program} with the jars of {@code libraries} without and with the agent ({@code options}
+   * before {@code min.length=0}): the same stdout, and each of {@code expected} (simple class name, method)
+   * ran offloaded.
+   */
+  private void assertSameAndOffloaded(Class<?> program, List<Class<?>> libraries, String options, List<String> expected)
+      throws Exception {
+    StringBuilder classpath = new StringBuilder(location(program));
+    for (Class<?> c : libraries) classpath.append(File.pathSeparator).append(location(c));
+    String main = program.getName();
+    ForkedJvm.Result plain = ForkedJvm.runOn(classpath.toString(), List.of(), main);
     assertEquals(0, plain.exitCode(), plain::describe);
     Path report = tmp.resolve("report.json");
-    ForkedJvm.Result agent = ForkedJvm.runOn(classpath,
+    ForkedJvm.Result agent = ForkedJvm.runOn(classpath.toString(),
         List.of(ForkedJvm.agentArg(options + "min.length=0,report=" + report)), main);
     assertEquals(0, agent.exitCode(), agent::describe);
     assertEquals(plain.stdout(), agent.stdout(), agent::describe);
@@ -38,10 +64,7 @@ class RealLibraryTest {
     for (LoopReport.Loop l : LoopReport.read(report).loops()) {
       if (l.offloadedRuns() > 0) ran.add(l.className().substring(l.className().lastIndexOf('.') + 1) + "." + l.method());
     }
-    for (String expected : List.of("ArrayRealVector.getL1Norm", "ArrayRealVector.getLInfNorm", "ArrayRealVector.dotProduct",
-        "ArrayRealVector.getL1Distance", "MathArrays.ebeAdd", "MathArrays.safeNorm")) {
-      assertTrue(ran.contains(expected), expected + " never ran offloaded; those that did: " + ran);
-    }
+    for (String e : expected) assertTrue(ran.contains(e), e + " never ran offloaded; those that did: " + ran);
   }
 
   private static String location(Class<?> c) throws Exception {
