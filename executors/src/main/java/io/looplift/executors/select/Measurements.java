@@ -33,17 +33,22 @@ final class Measurements {
    */
   static final double OUT_OF_REACH = 4;
   /**
-   * A candidate whose fastest run at a size class so far lasted at least {@link #LONG_RUN_NANOS} and was this
-   * many times slower than another candidate's best there is settled from its runs: further runs, the
-   * costliest of all, would not make it win. A 1024 x 1024 double matrix product ran 4.8 s as bytecode and
-   * 9 ms on an H100: two more bytecode runs would cost ten seconds.
+   * A candidate whose fastest run at a size class so far lasted at least {@link #LONG_RUN_NANOS} (or, for its
+   * only run so far, {@link #LONG_FIRST_RUN_NANOS}) and was this many times slower than another candidate's best
+   * there is settled from its runs: further runs, the costliest of all, would not make it win. A 1024 x 1024
+   * double matrix product ran 4.8 s as bytecode and 9 ms on an H100: two more bytecode runs would cost ten
+   * seconds.
    */
   static final double FAR_BEHIND = 16;
-  /**
-   * A run this long was compiled code for most of it: the JIT compiles a hot loop within milliseconds. Shorter
-   * first runs can be many times slower than later ones (a generated kernel's first run loads its class).
-   */
+  /** The shortest run that settles a candidate far behind, once it has run twice there. */
   static final long LONG_RUN_NANOS = 100_000_000;
+  /**
+   * The shortest first run that settles a candidate far behind on its own. A first run can be cold for longer
+   * than a JIT's usual milliseconds: on 16 cores, a 2-D stencil's first run as a newly generated kernel took
+   * 186 ms against the bytecode's 10 ms, and settled from that run the kernel stayed on the bytecode (0.77x
+   * of plain Java) where its warm runs take 1 ms.
+   */
+  static final long LONG_FIRST_RUN_NANOS = 1_000_000_000;
 
   /** One candidate's measurements. */
   private static final class Data {
@@ -214,12 +219,13 @@ final class Measurements {
 
   /**
    * Completes {@code candidate}'s point at {@code sizeClass} from the runs it has there, with none under way,
-   * when the fastest of them lasted {@link #LONG_RUN_NANOS} and is {@link #FAR_BEHIND} times slower than another
-   * candidate's best; returns whether it did.
+   * when the fastest of them lasted long enough (see {@link #FAR_BEHIND}) and is that many times slower than
+   * another candidate's best; returns whether it did.
    */
   private boolean settleIfFarBehind(String candidate, Data d, int sizeClass) {
     Point fastest = fastestSample(candidate, sizeClass);
-    if (fastest == null || d.outstanding.containsKey(sizeClass) || fastest.nanos() < LONG_RUN_NANOS
+    if (fastest == null || d.outstanding.containsKey(sizeClass)
+        || fastest.nanos() < (d.sampled(sizeClass) > 1 ? LONG_RUN_NANOS : LONG_FIRST_RUN_NANOS)
         || perWork(fastest) < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
       return false;
     }

@@ -131,13 +131,33 @@ class CrossoverTest {
     assertEquals(0.5, k.report().candidates().get("bytecode"), 1e-9, "the re-check's time replaced the cold one");
   }
 
-  /** A bytecode run of 200 ms, 200 times slower than the pool's: the bytecode is not run a second time. */
+  /** A bytecode run of 1.05 s, 1,000 times slower than the pool's: the bytecode is not run a second time. */
   @Test
   void aLongRunFarBehindTheOthersIsNotRepeated() {
-    sim.cost(BYTECODE, 0, 200).cost(JVM, 0, 1);
+    sim.cost(BYTECODE, 0, 1000).cost(JVM, 0, 1);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
     assertEquals(List.of("bytecode*", "jvm*", "jvm*", "jvm*", "jvm"), sim.ran);
+  }
+
+  /** Two bytecode runs of 210 ms, 200 times slower than the pool's: not a third. */
+  @Test
+  void twoLongRunsFarBehindTheOthersAreNotRepeated() {
+    sim.cost(BYTECODE, 0, 200).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    assertEquals(List.of("bytecode*", "jvm*", "bytecode*", "jvm*", "jvm*", "jvm"), sim.ran);
+  }
+
+  /**
+   * The pool's first run, cold, takes 190 ms, 19 times the bytecode's best; that one run does not settle it,
+   * and warm it wins.
+   */
+  @Test
+  void aColdFirstRunFarBehindIsRunAgain() {
+    sim.cost(BYTECODE, 0, 10).warming(JVM, 180, 0.5, 0.5, 0.5, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
   }
 
   /** A loser four times slower than the winner is not run again: its first runs being cold would not explain it. */
