@@ -1,7 +1,10 @@
 package io.looplift.analyzer;
 
 import io.looplift.ir.Acc;
+import io.looplift.ir.Affine;
 import io.looplift.ir.AffineIndex;
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
 import io.looplift.ir.Index;
@@ -169,25 +172,31 @@ final class LoopAnalyzer {
     if (!continueOnJump) cond = cond.negate();
     if (!ivarLeft) cond = cond.mirror();
 
-    // Pass 2: the whole body with the induction variable as Index. The header (the exit test) runs on
-    // the path of every iteration; the rest of the body is walked from the side of the test that stays
-    // in the loop, which is the header itself when the loop is nothing but its header.
+    // Pass 2: the whole body with the induction variable as Index; again with the other induction variables
+    // as functions of Index when it fails (a store at out[j] where j += 2 in every iteration is not affine
+    // until j is known to be one).
     LoopBody body = new LoopBody();
-    SymInterpreter sym = new SymInterpreter(ctx, body);
-    BlockWalker walker = new BlockWalker(ctx, sym);
-    SymFrame initial = initialFrame(body, entryFrame, written, ivar);
-    SymFrame s = initial.copy();
-    walker.execute(header, s);
-    s.popCompared(jump);
-    if (body.storeCount() != 0 || !s.sameLocals(initial)) {
-      throw new Rejection("assigns variables or array elements in its loop condition");
+    SymFrame end;
+    try {
+      end = walkBody(loop, jump, continueOnJump, body, initialFrame(body, entryFrame, written, ivar));
+    } catch (Rejection r) {
+      LoopBody probed2 = new LoopBody();
+      probed2.probing = true;
+      Map<Integer, Induction> inductions;
+      try {
+        inductions = inductions(probed2, walkBody(loop, jump, continueOnJump, probed2,
+            initialFrame(probed2, entryFrame, written, ivar)), written, ivar);
+      } catch (Rejection again) {
+        throw r;
+      }
+      if (inductions.isEmpty()) throw r;
+      body = new LoopBody();
+      SymFrame initial = initialFrame(body, entryFrame, written, ivar);
+      for (Map.Entry<Integer, Induction> e : inductions.entrySet()) {
+        initial.setLocal(e.getKey(), SymValue.primitive(e.getValue().value(body, probed2, e.getKey(), ivar), null));
+      }
+      end = walkBody(loop, jump, continueOnJump, body, initial);
     }
-    Cfg.Block first = cfg.blockOf(continueOnJump ? ctx.method.instructions.indexOf(jump.label) : header.end);
-    List<SymFrame> back = first == header ? List.of(s) : walker.walk(first, s, loop::contains, header, (insn, f) -> {
-      throw new Rejection("returns from inside the loop");
-    });
-    if (back.isEmpty()) throw new Rejection("never repeats");
-    SymFrame end = SymFrame.join(back, sym);
 
     SymValue iv = end.getLocal(ivar);
     AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;
@@ -212,6 +221,83 @@ final class LoopAnalyzer {
     }
     return assemble(loop, line, preheader, exit, ivar, limitRecipe, new LoopShape(cond, stepValue), body, end, written,
         entryFrame, nest);
+  }
+
+  /**
+   * Walks one iteration of {@code loop} from {@code initial}: the header (the exit test) on the path of every
+   * iteration, then the rest of the body from the side of the test that stays in the loop (the header itself
+   * when the loop is nothing but its header). Returns the frame at the back edge, the paths there joined.
+   */
+  private SymFrame walkBody(Cfg.Loop loop, JumpInsnNode jump, boolean continueOnJump, LoopBody body, SymFrame initial) {
+    Cfg.Block header = loop.header;
+    SymInterpreter sym = new SymInterpreter(ctx, body);
+    BlockWalker walker = new BlockWalker(ctx, sym);
+    SymFrame s = initial.copy();
+    walker.execute(header, s);
+    s.popCompared(jump);
+    if (body.storeCount() != 0 || !s.sameLocals(initial)) {
+      throw new Rejection("assigns variables or array elements in its loop condition");
+    }
+    Cfg.Block first = ctx.cfg.blockOf(continueOnJump ? ctx.method.instructions.indexOf(jump.label) : header.end);
+    List<SymFrame> back = first == header ? List.of(s) : walker.walk(first, s, loop::contains, header, (insn, f) -> {
+      throw new Rejection("returns from inside the loop");
+    });
+    if (back.isEmpty()) throw new Rejection("never repeats");
+    return SymFrame.join(back, sym);
+  }
+
+  /**
+   * An int local other than the loop variable that every iteration changes by the same amount,
+   * {@code increment} (a node of the probing walk's body), while the loop variable steps by {@code step}
+   * (1 or -1): in the iteration where the loop variable is {@code i}, it holds
+   * {@code start + (i - i0) * step * increment}, {@code start} and {@code i0} being the two locals' values on
+   * entry.
+   */
+  private record Induction(Node increment, int step) {
+    /** That value, for a walk of {@code body}; the increment's parameters move over from {@code probed}'s. */
+    Node value(LoopBody body, LoopBody probed, int local, int ivar) {
+      Node start = body.param(io.looplift.ir.Type.INT, List.of(new VarInsnNode(Opcodes.ILOAD, local))).node();
+      Node i0 = body.param(io.looplift.ir.Type.INT, List.of(new VarInsnNode(Opcodes.ILOAD, ivar))).node();
+      Node increment = Nodes.rewrite(this.increment, x -> x instanceof Param p
+          ? body.param(p.type(), probed.paramRecipes.get(p)).node() : x);
+      Node done = step > 0 ? Binary.of(BinaryOp.SUB, Index.I, i0) : Binary.of(BinaryOp.SUB, i0, Index.I);
+      return Binary.of(BinaryOp.ADD, start, Binary.of(BinaryOp.MUL, done, increment));
+    }
+  }
+
+  /**
+   * The induction variables of a loop whose probing walk ended in {@code end}: int locals written in the loop
+   * whose value at the back edge is their value at the top plus (or minus) a value that is the same in every
+   * iteration, on every path; only when the loop variable steps by 1 or -1.
+   */
+  private static Map<Integer, Induction> inductions(LoopBody probed, SymFrame end, BitSet written, int ivar) {
+    Map<Integer, Induction> found = new LinkedHashMap<>();
+    SymValue iv = end.getLocal(ivar);
+    AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;
+    if (step == null || step.scale() != 1 || !(step.offset() instanceof Const c) || Math.abs(c.intValue()) != 1) {
+      return found;
+    }
+    for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
+      if (k == ivar || !end.getLocal(k).isPrimitive()) continue;
+      Node increment = incrementOf(end.getLocal(k).node(), new Acc(k, io.looplift.ir.Type.INT));
+      if (increment != null && Affine.isInvariant(increment)) found.put(k, new Induction(increment, c.intValue()));
+    }
+    return found;
+  }
+
+  /**
+   * {@code e} such that {@code n} is {@code acc + e} in int arithmetic, {@code e} not reading {@code acc}
+   * ({@code (acc + 1) + 1} for two {@code k++}), or null.
+   */
+  private static Node incrementOf(Node n, Node acc) {
+    if (n.equals(acc)) return Const.ofInt(0);
+    if (!(n instanceof Binary b) || b.type() != io.looplift.ir.Type.INT) return null;
+    boolean inX = Nodes.anyMatch(b.x(), acc::equals);
+    boolean inY = Nodes.anyMatch(b.y(), acc::equals);
+    if (inX == inY || b.op() != BinaryOp.ADD && (b.op() != BinaryOp.SUB || inY)) return null;
+    Node e = incrementOf(inX ? b.x() : b.y(), acc);
+    if (e == null) return null;
+    return inX ? Binary.of(b.op(), e, b.y()) : Binary.of(BinaryOp.ADD, b.x(), e);
   }
 
   private Plan assemble(Cfg.Loop loop, int line, Cfg.Block preheader, Cfg.Block exit, int ivar,

@@ -68,6 +68,11 @@ final class LoopBody {
   boolean loadAfterStore;
   /** Set when the body has an access that is not {@code i + constant}: it can only be offloaded as a nest. */
   boolean general;
+  /**
+   * Set for a walk that only looks for induction variables (see {@link LoopAnalyzer}): an access at an index
+   * that is not affine is then passed over instead of rejected.
+   */
+  boolean probing;
   /** The epoch (see {@link io.looplift.ir.Load#epoch()}) in which each statement's own nodes are computed. */
   final Map<Stmt, Integer> epochs = new IdentityHashMap<>();
   /** The epoch in which each inner loop's carried updates are computed, by loop id. */
@@ -189,6 +194,7 @@ final class LoopBody {
     Affine index = Affine.of(e.index());
     Affine row = e.row() == null ? null : Affine.of(e.row());
     if (index == null || (e.row() != null && row == null)) {
+      if (probing) return;
       throw new Rejection((write ? "writes" : "reads") + " an array at an index that is not affine in the loop"
           + " variables (indirect or non-linear access)");
     }

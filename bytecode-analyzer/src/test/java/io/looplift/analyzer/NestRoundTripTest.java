@@ -61,7 +61,10 @@ class NestRoundTripTest {
         new Object[] {"normalizeRows", List.of("i"), new Object[] {matrix(r, 8, 5), }},
         new Object[] {"columnSums", List.of("j"), new Object[] {doubles(r, 10 * 6), new double[6], 10, 6}},
         new Object[] {"interleave", List.of(), new Object[] {doubles(r, 20), doubles(r, 20), new double[40]}},
-        new Object[] {"strided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4, 9}});
+        new Object[] {"strided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4, 9}},
+        new Object[] {"packStrided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4}},
+        new Object[] {"unpackPairs", List.of(), new Object[] {doubles(r, 30), new double[15], new double[15]}},
+        new Object[] {"reversed", List.of(), new Object[] {doubles(r, 17), new double[17]}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -84,6 +87,24 @@ class NestRoundTripTest {
     assertEquals(1, nests.sites("matmul").size(), "one site for the whole nest: " + nests.sites("matmul"));
     assertEquals(2, nests.site("conv", null).depth());
     assertEquals("map", nests.site("interleave", null).kind());
+  }
+
+  @Test
+  void aSecondIndexThatDoesNotMoveByTheSameAmountEveryIterationOrIsReadAfterTheLoopIsNotOffloaded() throws Exception {
+    Random r = new Random(4);
+    assertFalse(nests.site("packedCount", null).accepted(), "read after the loop");
+    assertTrue(nests.site("packedCount", null).reason().contains("used after it"), nests.site("packedCount", null).reason());
+    assertSameResults("packedCount", new Object[] {doubles(r, 12), new double[12]});
+    assertFalse(nests.site("positives", null).accepted(), "a compaction");
+    assertSameResults("positives", new Object[] {doubles(r, 12), new double[12]});
+  }
+
+  /** Strides that send the second index out of range part-way: the same exception and partial writes. */
+  @Test
+  void aSecondIndexThatRunsOutOfRangeThrowsAsJavaDoes() throws Exception {
+    Random r = new Random(6);
+    assertSameResults("packStrided", new Object[] {doubles(r, 10), new double[12], 9, -1});
+    assertSameResults("packStrided", new Object[] {doubles(r, 10), new double[12], 3, 2});
   }
 
   @Test

@@ -143,6 +143,49 @@ public class NestShapes {
     return sum(out);
   }
 
+  /** A second index that moves by a stride known only at run time in every iteration. */
+  public static double packStrided(double[] a, double[] out, int off, int stride) {
+    int j = off;
+    for (int i = 0; i < a.length; i++) {
+      out[j] = a[i] * 2;
+      j += stride;
+    }
+    return sum(out);
+  }
+
+  /** A second index that moves by two in every iteration, in two steps. */
+  public static double unpackPairs(double[] src, double[] re, double[] im) {
+    int k = 0;
+    for (int i = 0; i < re.length; i++) {
+      re[i] = src[k++];
+      im[i] = src[k++];
+    }
+    return sum(re) + sum(im);
+  }
+
+  /** A loop counting down with a second index counting up. */
+  public static double reversed(double[] a, double[] out) {
+    int j = 0;
+    for (int i = a.length - 1; i >= 0; i--) out[j++] = a[i];
+    return sum(out);
+  }
+
+  /** A second index used after the loop: not offloaded (its final value would be lost). */
+  public static double packedCount(double[] a, double[] out) {
+    int j = 0;
+    for (int i = 0; i < a.length; i++) out[j++] = a[i] + 1;
+    return j + sum(out);
+  }
+
+  /** A second index that moves only in some iterations: a compaction, not an induction. */
+  public static double positives(double[] a, double[] out) {
+    int j = 0;
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] > 0) out[j++] = a[i];
+    }
+    return sum(out);
+  }
+
   /** A dependence carried by the outer loop: never one launch. */
   public static double prefixRows(double[][] a) {
     for (int i = 1; i < a.length; i++) {

@@ -8,7 +8,8 @@ import java.util.Random;
  * exactly what they print without an agent: a carried dependency, a non-linear recurrence, an early exit,
  * a loop that runs off the end of its output part-way (the partial writes are printed), an output that
  * aliases its input one element further on, a null array, a division by zero, a loop that prints, object
- * arrays, a scattered write, a static field updated in the loop, a monitor and an allocation in the loop.
+ * arrays, a scattered write, a static field updated in the loop, a monitor and an allocation in the loop,
+ * and a second index whose stride of 0 makes every iteration write one element.
  * Next to them, an in-place loop (same array, same offset) that may be offloaded.
  */
 public final class Fallbacks {
@@ -57,6 +58,18 @@ public final class Fallbacks {
   /** Called with a null {@code in}. */
   static void addOne(double[] in, double[] out, int n) {
     for (int i = 0; i < n; i++) out[i] = in[i] + 1;
+  }
+
+  /**
+   * Writes every {@code stride}-th element from {@code off} through a second index. Called with stride 0, every
+   * iteration writes the same element and the last one's value must win: never run at once.
+   */
+  static void spread(double[] in, double[] out, int off, int stride) {
+    int j = off;
+    for (int i = 0; i < in.length; i++) {
+      out[j] = in[i] * 2;
+      j += stride;
+    }
   }
 
   /** Called with a zero divisor part-way through. */
@@ -143,6 +156,10 @@ public final class Fallbacks {
     float[] smear = floats.clone();
     averageShifted(smear, smear, N - 1);
     System.out.println("aliased average " + Digest.of(smear) + " " + Digest.exact(smear[N - 1]));
+
+    double[] spread = new double[8];
+    spread(doubles, spread, 5, 0);
+    System.out.println("spread with stride 0 " + Digest.of(spread));
 
     double[] untouched = new double[N];
     Arrays.fill(untouched, 3.0);

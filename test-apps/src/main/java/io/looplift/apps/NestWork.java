@@ -105,6 +105,16 @@ public final class NestWork {
     }
   }
 
+  /** Splits interleaved RGB pixels into planes, with a second index that moves three places a pixel. */
+  static void deinterleave(float[] rgb, float[] red, float[] green, float[] blue) {
+    int p = 0;
+    for (int i = 0; i < red.length; i++) {
+      red[i] = rgb[p++];
+      green[i] = rgb[p++];
+      blue[i] = rgb[p++];
+    }
+  }
+
   public static void main(String[] args) {
     Random r = new Random(2026);
     int w = 640;
@@ -159,5 +169,13 @@ public final class NestWork {
     double[] sums = new double[n];
     columnSums(c, sums, n, n);
     System.out.println("matmul " + Digest.of(c) + " " + Digest.of(sums));
+
+    float[] rgb = new float[3 * w * h];
+    for (int i = 0; i < rgb.length; i++) rgb[i] = r.nextFloat();
+    float[] red = new float[w * h];
+    float[] green = new float[w * h];
+    float[] blue = new float[w * h];
+    deinterleave(rgb, red, green, blue);
+    System.out.println("planes " + Digest.of(red) + " " + Digest.of(green) + " " + Digest.of(blue));
   }
 }

@@ -155,6 +155,7 @@ final class ProgramCatalog {
       fallback("Fallbacks", "tripleInto"),
       fallback("Fallbacks", "averageShifted"),
       fallback("Fallbacks", "addOne"),
+      fallback("Fallbacks", "spread"),
       notOffloaded("Fallbacks", "quotients"),
       rejected("Fallbacks", "printFirst"),
       rejected("Fallbacks", "lengths"),
@@ -195,7 +196,8 @@ final class ProgramCatalog {
       nest("NestWork", "distances"),
       nest("NestWork", "nearest"),
       nest("NestWork", "matmul"),
-      nest("NestWork", "columnSums")));
+      nest("NestWork", "columnSums"),
+      map("NestWork", "deinterleave")));
 
   /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
   static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(
