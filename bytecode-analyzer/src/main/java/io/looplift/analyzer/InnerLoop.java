@@ -1,11 +1,14 @@
 package io.looplift.analyzer;
 
 import io.looplift.ir.Affine;
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Carried;
 import io.looplift.ir.CarriedVar;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
 import io.looplift.ir.Length;
+import io.looplift.ir.Load;
 import io.looplift.ir.Loop;
 import io.looplift.ir.LoopOut;
 import io.looplift.ir.LoopVar;
@@ -103,11 +106,21 @@ final class InnerLoop {
     checkBound(startValue.node(), "start");
     checkBound(limit, "limit");
 
-    body.openLoop();
     Cfg.Block first = m.cfg.blockOf(continueOnJump ? m.method.instructions.indexOf(jump.label) : header.end);
-    List<SymFrame> back = first == header ? List.of(s) : walker.walk(first, s, loop::contains, header, (insn, f) -> {
-      throw new Rejection("returns from inside an inner loop");
-    });
+    body.openLoop();
+    List<SymFrame> back;
+    try {
+      back = iteration(walker, first, s);
+    } catch (Rejection r) {
+      // Again with the loop's other induction variables as functions of its variable, if it has any.
+      body.closeLoop();
+      Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer);
+      if (inductions.isEmpty()) throw r;
+      SymFrame closed = s.copy();
+      inductions.forEach((k, value) -> closed.setLocal(k, SymValue.primitive(sym.n(value), null)));
+      body.openLoop();
+      back = iteration(walker, first, closed);
+    }
     List<Stmt> stmts = body.closeLoop();
     if (back.isEmpty()) throw new Rejection("has an inner loop that never repeats");
     SymFrame end = SymFrame.join(back, sym);
@@ -174,6 +187,54 @@ final class InnerLoop {
     }
     after.startSegment(sym.newEpoch());
     return Map.of(exit, after);
+  }
+
+  /** Walks the body of one iteration from {@code first}, on path {@code s}; returns the paths back to the header. */
+  private List<SymFrame> iteration(BlockWalker walker, Cfg.Block first, SymFrame s) {
+    return first == loop.header ? List.of(s) : walker.walk(first, s.copy(), loop::contains, loop.header, (insn, f) -> {
+      throw new Rejection("returns from inside an inner loop");
+    });
+  }
+
+  /**
+   * The loop's int locals other than its variable that every iteration changes by the same amount, on every
+   * path, while the variable steps by 1 or -1: for each, its value in terms of the loop's variable,
+   * {@code start + (v - v0) * step * increment}, {@code start} and {@code v0} being the two locals' values on
+   * the path {@code outer} enters the loop with. Found by a probing walk from {@code s}, the path after the
+   * exit test, whose statements are dropped; empty when that walk fails too.
+   */
+  private Map<Integer, Node> inductions(BlockWalker walker, Cfg.Block first, SymFrame s, BitSet written, int ivar,
+      int id, Cond cond, SymFrame outer) {
+    Map<Integer, Node> found = new HashMap<>();
+    SymFrame end;
+    int step;
+    boolean probing = body.probing;
+    body.probing = true;
+    body.openLoop();
+    try {
+      List<SymFrame> back = iteration(walker, first, s);
+      if (back.isEmpty()) return found;
+      end = SymFrame.join(back, sym);
+      step = step(end.getLocal(ivar), id, cond);
+    } catch (Rejection r) {
+      return found;
+    } finally {
+      body.closeLoop();
+      body.probing = probing;
+    }
+    if (Math.abs(step) != 1) return found;
+    Node v0 = outer.getLocal(ivar).node();
+    Node done = step > 0 ? Binary.of(BinaryOp.SUB, new LoopVar(id), v0) : Binary.of(BinaryOp.SUB, v0, new LoopVar(id));
+    for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
+      if (k == ivar || !end.getLocal(k).isPrimitive() || !outer.getLocal(k).isPrimitive()) continue;
+      Node increment = LoopAnalyzer.incrementOf(end.getLocal(k).node(), new CarriedVar(id, k, io.looplift.ir.Type.INT));
+      if (increment == null || Nodes.anyMatch(increment, x -> x instanceof Load || x instanceof CarriedVar
+          || x instanceof LoopOut || x instanceof LoopVar lv && lv.loop() == id)) {
+        continue;
+      }
+      found.put(k, Binary.of(BinaryOp.ADD, outer.getLocal(k).node(), Binary.of(BinaryOp.MUL, done, increment)));
+    }
+    return found;
   }
 
   /**

@@ -289,7 +289,7 @@ final class LoopAnalyzer {
    * {@code e} such that {@code n} is {@code acc + e} in int arithmetic, {@code e} not reading {@code acc}
    * ({@code (acc + 1) + 1} for two {@code k++}), or null.
    */
-  private static Node incrementOf(Node n, Node acc) {
+  static Node incrementOf(Node n, Node acc) {
     if (n.equals(acc)) return Const.ofInt(0);
     if (!(n instanceof Binary b) || b.type() != io.looplift.ir.Type.INT) return null;
     boolean inX = Nodes.anyMatch(b.x(), acc::equals);

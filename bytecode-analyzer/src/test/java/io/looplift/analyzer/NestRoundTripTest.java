@@ -64,7 +64,9 @@ class NestRoundTripTest {
         new Object[] {"strided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4, 9}},
         new Object[] {"packStrided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4}},
         new Object[] {"unpackPairs", List.of(), new Object[] {doubles(r, 30), new double[15], new double[15]}},
-        new Object[] {"reversed", List.of(), new Object[] {doubles(r, 17), new double[17]}});
+        new Object[] {"reversed", List.of(), new Object[] {doubles(r, 17), new double[17]}},
+        new Object[] {"scaleRows", List.of("y", "x"), new Object[] {floats(r, 7 * 5), new float[7 * 5], 7, 5}},
+        new Object[] {"transpose", List.of("i", "j"), new Object[] {doubles(r, 6 * 4), new double[6 * 4], 6, 4}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -95,6 +97,10 @@ class NestRoundTripTest {
     assertFalse(nests.site("packedCount", null).accepted(), "read after the loop");
     assertTrue(nests.site("packedCount", null).reason().contains("used after it"), nests.site("packedCount", null).reason());
     assertSameResults("packedCount", new Object[] {doubles(r, 12), new double[12]});
+    List<LoopSite> rowEnds = nests.sites("rowEnds");
+    assertFalse(rowEnds.get(0).accepted(), "read after its inner loop");
+    assertTrue(rowEnds.get(0).reason().contains("used after it"), rowEnds.get(0).reason());
+    assertSameResults("rowEnds", new Object[] {doubles(r, 4 * 6), new double[4 * 6], new int[4], 6});
     assertFalse(nests.site("positives", null).accepted(), "a compaction");
     assertSameResults("positives", new Object[] {doubles(r, 12), new double[12]});
   }

@@ -8,6 +8,12 @@ public class NestShapes {
     return s;
   }
 
+  static double sum(float[] a) {
+    double s = 0;
+    for (float f : a) s += f;
+    return s;
+  }
+
   static double sum(double[][] m) {
     double s = 0;
     for (double[] r : m) s += sum(r);
@@ -141,6 +147,40 @@ public class NestShapes {
   public static double strided(double[] a, double[] out, int off, int stride, int n) {
     for (int i = 0; i < n; i++) out[off + i * stride] = a[i] * 2;
     return sum(out);
+  }
+
+  /** Rows of an image through a running pixel index, set at each row's start. */
+  public static double scaleRows(float[] img, float[] out, int w, int h) {
+    for (int y = 0; y < h; y++) {
+      int p = y * w;
+      for (int x = 0; x < w; x++) {
+        out[p] = img[p] * 2 + 1;
+        p++;
+      }
+    }
+    return sum(out);
+  }
+
+  /** A transpose through a running index that moves a whole row in every inner iteration. */
+  public static double transpose(double[] a, double[] t, int rows, int cols) {
+    for (int i = 0; i < rows; i++) {
+      int q = i;
+      for (int j = 0; j < cols; j++) {
+        t[q] = a[i * cols + j];
+        q += rows;
+      }
+    }
+    return sum(t);
+  }
+
+  /** A running index read after its inner loop: not offloaded as one nest. */
+  public static double rowEnds(double[] a, double[] out, int[] ends, int w) {
+    for (int y = 0; y < ends.length; y++) {
+      int p = y * w;
+      for (int x = 0; x < w; x++) out[p++] = a[y * w + x] * 3;
+      ends[y] = p;
+    }
+    return sum(out) + ends[ends.length - 1];
   }
 
   /** A second index that moves by a stride known only at run time in every iteration. */

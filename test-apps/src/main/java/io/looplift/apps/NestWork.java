@@ -105,6 +105,18 @@ public final class NestWork {
     }
   }
 
+  /** A gamma-like curve over an image, row by row through a running pixel index. */
+  static void curve(float[] in, float[] out, int w, int h) {
+    for (int y = 0; y < h; y++) {
+      int p = y * w;
+      for (int x = 0; x < w; x++) {
+        float v = in[p];
+        out[p] = v * v * (3 - 2 * v);
+        p++;
+      }
+    }
+  }
+
   /** Splits interleaved RGB pixels into planes, with a second index that moves three places a pixel. */
   static void deinterleave(float[] rgb, float[] red, float[] green, float[] blue) {
     int p = 0;
@@ -177,5 +189,7 @@ public final class NestWork {
     float[] blue = new float[w * h];
     deinterleave(rgb, red, green, blue);
     System.out.println("planes " + Digest.of(red) + " " + Digest.of(green) + " " + Digest.of(blue));
+    curve(red, green, w, h);
+    System.out.println("curve " + Digest.of(green));
   }
 }

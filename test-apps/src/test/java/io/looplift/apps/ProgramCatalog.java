@@ -197,7 +197,8 @@ final class ProgramCatalog {
       nest("NestWork", "nearest"),
       nest("NestWork", "matmul"),
       nest("NestWork", "columnSums"),
-      map("NestWork", "deinterleave")));
+      map("NestWork", "deinterleave"),
+      nest("NestWork", "curve")));
 
   /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
   static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(
