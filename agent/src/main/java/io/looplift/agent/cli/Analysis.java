@@ -17,8 +17,9 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * {@code analyze JAR|DIR}: runs the loop analyzer over every class file of a jar or directory tree and
- * prints one line per loop, then a count. Nothing is loaded or run: class files are only read.
+ * {@code analyze JAR|DIR [JAR|DIR...]}: runs the loop analyzer over every class file of a jar or directory
+ * tree and prints one line per loop, then a count; the other jars and directories are read for the classes
+ * those loops call (the methods the analyzer inlines). Nothing is loaded or run: class files are only read.
  */
 final class Analysis {
   /** The analyzer, passed in so tests can use a fake; the CLI passes {@code ClassRewriter::analyze}. */
@@ -37,19 +38,27 @@ final class Analysis {
   }
 
   /**
-   * Analyzes {@code target} and returns the exit code: 0 when every class was analyzed, 1 when some could
-   * not be (each named on {@code err}) or the target could not be read.
+   * Analyzes {@code target}, reading the classes its loops call from it and from {@code classpath}, and
+   * returns the exit code: 0 when every class was analyzed, 1 when some could not be (each named on
+   * {@code err}) or the target could not be read.
    *
-   * @throws UsageException when {@code target} is neither a directory nor a jar
+   * @throws UsageException when {@code target} or an entry of {@code classpath} is neither a directory nor a jar
    */
-  int run(Path target) throws UsageException {
-    if (!Files.exists(target)) throw new UsageException("no such file or directory: " + target);
+  int run(Path target, List<Path> classpath) throws UsageException {
+    List<URL> urls = new ArrayList<>();
+    for (Path p : Stream.concat(Stream.of(target), classpath.stream()).toList()) {
+      if (!Files.exists(p)) throw new UsageException("no such file or directory: " + p);
+      if (!Files.isDirectory(p) && !isJar(p)) throw new UsageException(p + " is neither a directory nor a jar");
+      try {
+        urls.add(p.toUri().toURL());
+      } catch (IOException e) {
+        throw new UsageException("cannot read " + p + ": " + e);
+      }
+    }
     boolean dir = Files.isDirectory(target);
-    if (!dir && !isJar(target)) throw new UsageException(target + " is neither a directory nor a jar");
-    // Lets the analyzer read other classes of the same jar or tree (small static methods it inlines);
-    // the platform loader as parent keeps the CLI's own classes out of its view.
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {target.toUri().toURL()},
-        ClassLoader.getPlatformClassLoader())) {
+    // Lets the analyzer read other classes (the methods it inlines) of the target and its class path; the
+    // platform loader as parent keeps the CLI's own classes out of its view.
+    try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
       return dir ? analyzeTree(target, loader) : analyzeJar(target, loader);
     } catch (IOException e) {
       err.println("looplift: cannot read " + target + ": " + e);

@@ -30,7 +30,8 @@ public final class Cli {
       "  detach PID                  stop rewriting and restore the rewritten classes of a JVM",
       "  report PID [PATH]           have a JVM write its report to PATH (without PATH: print it)",
       "  list                        list the JVMs the attach API can see",
-      "  analyze JAR|DIR             show which loops of these classes LoopLift would offload",
+      "  analyze JAR|DIR [JAR|DIR...]  show which loops of the first's classes LoopLift would offload;",
+      "                              the others are what they call (their dependencies)",
       "Relative paths in options are resolved against the current directory.");
 
   /** The end of every message about a JVM that cannot be attached to: where to find one that can. */
@@ -86,7 +87,7 @@ public final class Cli {
       if (cmd instanceof Command.Detach d) return send(d.pid(), "detach", Map.of());
       if (cmd instanceof Command.Report r) return report(r);
       if (cmd instanceof Command.ListVms) return list();
-      if (cmd instanceof Command.Analyze a) return new Analysis(analyzer, out, err).run(a.target());
+      if (cmd instanceof Command.Analyze a) return new Analysis(analyzer, out, err).run(a.target(), a.classpath());
       out.println(USAGE);
       return 0;
     } catch (UsageException e) {

@@ -24,8 +24,11 @@ sealed interface Command {
   /** {@code list}. */
   record ListVms() implements Command {}
 
-  /** {@code analyze JAR|DIR}. */
-  record Analyze(Path target) implements Command {}
+  /**
+   * {@code analyze JAR|DIR [JAR|DIR...]}: the classes of {@code target}, with {@code classpath} the jars and
+   * directories their calls may lead to (their dependencies).
+   */
+  record Analyze(Path target, List<Path> classpath) implements Command {}
 
   /** {@code help}, {@code -h}, {@code --help}. */
   record Help() implements Command {}
@@ -56,8 +59,8 @@ sealed interface Command {
         expectArgs("list", rest, 0, 0);
         return new ListVms();
       case "analyze":
-        expectArgs("analyze JAR|DIR", rest, 1, 1);
-        return new Analyze(Path.of(rest.get(0)));
+        expectArgs("analyze JAR|DIR [JAR|DIR...]", rest, 1, Integer.MAX_VALUE);
+        return new Analyze(Path.of(rest.get(0)), rest.subList(1, rest.size()).stream().map(Path::of).toList());
       case "help":
       case "-h":
       case "--help":

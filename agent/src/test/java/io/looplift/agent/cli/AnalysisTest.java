@@ -55,9 +55,9 @@ class AnalysisTest {
     assertEquals(0, javac.run(null, null, null, "-g", "-d", classes.toString(), src.toString()));
   }
 
-  private int analyze(Analysis.Analyzer analyzer, Path target) throws UsageException {
+  private int analyze(Analysis.Analyzer analyzer, Path target, Path... classpath) throws UsageException {
     return new Analysis(analyzer, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8)).run(target);
+        new PrintStream(err, true, StandardCharsets.UTF_8)).run(target, List.of(classpath));
   }
 
   /** Reports one accepted and one rejected loop per class, named after the bytes' length. */
@@ -126,6 +126,47 @@ class AnalysisTest {
     UsageException e = assertThrows(UsageException.class,
         () -> analyze(AnalysisTest::fake, text));
     assertTrue(e.getMessage().endsWith("is neither a directory nor a jar"), e.getMessage());
+  }
+
+  /** A loop calling a method of a class in another directory: inlined only when that directory is given too. */
+  @Test
+  void theClassesALoopCallsAreReadFromTheClassPathGivenAfterTheTarget() throws Exception {
+    Path lib = compileTo("lib", "vec/Vec.java", String.join("\n",
+        "package vec;",
+        "public class Vec {",
+        "  public final double[] data;",
+        "  public Vec(double[] d) { data = d; }",
+        "  public double get(int i) { return data[i]; }",
+        "}"));
+    Path app = compileTo("app", "use/Use.java", String.join("\n",
+        "package use;",
+        "public class Use {",
+        "  public static void twice(vec.Vec v, double[] out) {",
+        "    for (int i = 0; i < out.length; i++) out[i] = v.get(i) * 2;",
+        "  }",
+        "}"), lib);
+    Cli cli = new Cli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+        (pid, arg) -> { }, ClassRewriter::analyze);
+    assertEquals(0, cli.run("analyze", app.toString()), err.toString(StandardCharsets.UTF_8));
+    assertTrue(out().contains("rejected             use.Use.twice(Lvec/Vec;[D)V:4  loop  calls vec.Vec.get"), out());
+    out.reset();
+    assertEquals(0, cli.run("analyze", app.toString(), lib.toString()), err.toString(StandardCharsets.UTF_8));
+    assertTrue(out().contains("offloaded-candidate  use.Use.twice(Lvec/Vec;[D)V:4  map"), out());
+    UsageException e = assertThrows(UsageException.class, () -> analyze(AnalysisTest::fake, app, dir.resolve("nothing")));
+    assertTrue(e.getMessage().startsWith("no such file or directory"), e.getMessage());
+  }
+
+  /** Compiles {@code source} (a path under the package root) into directory {@code name}, against {@code classpath}. */
+  private Path compileTo(String name, String file, String source, Path... classpath) throws Exception {
+    Path src = dir.resolve(name + "-src").resolve(file);
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, source);
+    Path target = Files.createDirectories(dir.resolve(name));
+    List<String> args = new ArrayList<>(List.of("-g", "-d", target.toString()));
+    for (Path p : classpath) args.addAll(List.of("-cp", p.toString()));
+    args.add(src.toString());
+    assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new)));
+    return target;
   }
 
   /** The real analyzer through the CLI. */

@@ -46,7 +46,9 @@ class CliTest {
     assertEquals(new Command.Report("42", null), Command.parse("report", "42"));
     assertEquals(new Command.Report("42", Path.of("r.json").toAbsolutePath()), Command.parse("report", "42", "r.json"));
     assertEquals(new Command.ListVms(), Command.parse("list"));
-    assertEquals(new Command.Analyze(Path.of("app.jar")), Command.parse("analyze", "app.jar"));
+    assertEquals(new Command.Analyze(Path.of("app.jar"), List.of()), Command.parse("analyze", "app.jar"));
+    assertEquals(new Command.Analyze(Path.of("app.jar"), List.of(Path.of("lib/a.jar"), Path.of("classes"))),
+        Command.parse("analyze", "app.jar", "lib/a.jar", "classes"));
     assertEquals(new Command.Help(), Command.parse("--help"));
     assertEquals(new Command.Attach("7", Map.of()), Command.parse("attach", "7"));
   }
@@ -75,7 +77,8 @@ class CliTest {
     assertUsage("unexpected argument 'b'; expected 'report PID [PATH]'", "report", "1", "a", "b");
     assertUsage("contains ','", "report", "1", "a,b.json");
     assertUsage("unexpected argument 'x'; expected 'list'", "list", "x");
-    assertUsage("missing argument; expected 'analyze JAR|DIR'", "analyze");
+    assertUsage("missing argument; expected 'analyze JAR|DIR [JAR|DIR...]'", "analyze");
+    assertUsage("no such file or directory", "analyze", ".", "/no/such/lib.jar");
     assertUsage("unknown option 'speed'; accepted keys: include, exclude, executor", "attach", "1", "speed=fast");
     assertUsage("option 'verbose' is not key=value", "attach", "1", "verbose");
     assertUsage("option '' is not key=value", "attach", "1", "log=info,");
