@@ -115,6 +115,13 @@ final class InnerLoop {
       // Again with the loop's other induction variables as functions of its variable, if it has any.
       body.closeLoop();
       Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer);
+      // Those read after the loop stay carried values, whose final values the nest keeps.
+      BitSet live = Liveness.liveAtEntry(m, exit);
+      int readAfter = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
+      inductions.keySet().removeIf(live::get);
+      if (inductions.isEmpty() && readAfter >= 0) {
+        throw new Rejection("local variable " + localName(readAfter) + " is assigned in an inner loop and used after it");
+      }
       if (inductions.isEmpty()) throw r;
       SymFrame closed = s.copy();
       inductions.forEach((k, value) -> closed.setLocal(k, SymValue.primitive(sym.n(value), null)));
@@ -197,8 +204,8 @@ final class InnerLoop {
   }
 
   /**
-   * The loop's int locals other than its variable that every iteration changes by the same amount, on every
-   * path, while the variable steps by 1 or -1: for each, its value in terms of the loop's variable,
+   * The int locals among {@code written}, other than the loop's variable, that every iteration changes by the
+   * same amount, on every path, while the variable steps by 1 or -1: for each, its value in terms of the loop's variable,
    * {@code start + (v - v0) * step * increment}, {@code start} and {@code v0} being the two locals' values on
    * the path {@code outer} enters the loop with. Found by a probing walk from {@code s}, the path after the
    * exit test, whose statements are dropped; empty when that walk fails too.

@@ -174,26 +174,32 @@ final class LoopAnalyzer {
 
     // Pass 2: the whole body with the induction variable as Index; again with the other induction variables
     // as functions of Index when it fails (a store at out[j] where j += 2 in every iteration is not affine
-    // until j is known to be one).
+    // until j is known to be one). Those read after the loop stay what they were (a count is a reduction).
     LoopBody body = new LoopBody();
     SymFrame end;
     try {
       end = walkBody(loop, jump, continueOnJump, body, initialFrame(body, entryFrame, written, ivar));
     } catch (Rejection r) {
-      LoopBody probed2 = new LoopBody();
-      probed2.probing = true;
+      LoopBody probing = new LoopBody();
+      probing.probing = true;
       Map<Integer, Induction> inductions;
       try {
-        inductions = inductions(probed2, walkBody(loop, jump, continueOnJump, probed2,
-            initialFrame(probed2, entryFrame, written, ivar)), written, ivar);
+        inductions = inductions(walkBody(loop, jump, continueOnJump, probing,
+            initialFrame(probing, entryFrame, written, ivar)), written, ivar);
       } catch (Rejection again) {
         throw r;
+      }
+      BitSet live = Liveness.liveAtEntry(ctx, exit);
+      int readAfter = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
+      inductions.keySet().removeIf(live::get);
+      if (inductions.isEmpty() && readAfter >= 0) {
+        throw new Rejection("local variable " + localName(readAfter) + " is assigned in the loop and used after it");
       }
       if (inductions.isEmpty()) throw r;
       body = new LoopBody();
       SymFrame initial = initialFrame(body, entryFrame, written, ivar);
       for (Map.Entry<Integer, Induction> e : inductions.entrySet()) {
-        initial.setLocal(e.getKey(), SymValue.primitive(e.getValue().value(body, probed2, e.getKey(), ivar), null));
+        initial.setLocal(e.getKey(), SymValue.primitive(e.getValue().value(body, probing, e.getKey(), ivar), null));
       }
       end = walkBody(loop, jump, continueOnJump, body, initial);
     }
@@ -266,11 +272,11 @@ final class LoopAnalyzer {
   }
 
   /**
-   * The induction variables of a loop whose probing walk ended in {@code end}: int locals written in the loop
-   * whose value at the back edge is their value at the top plus (or minus) a value that is the same in every
-   * iteration, on every path; only when the loop variable steps by 1 or -1.
+   * The induction variables among {@code written} of a loop whose probing walk ended in {@code end}: int
+   * locals whose value at the back edge is their value at the top plus (or minus) a value that is the same
+   * in every iteration, on every path; only when the loop variable steps by 1 or -1.
    */
-  private static Map<Integer, Induction> inductions(LoopBody probed, SymFrame end, BitSet written, int ivar) {
+  private static Map<Integer, Induction> inductions(SymFrame end, BitSet written, int ivar) {
     Map<Integer, Induction> found = new LinkedHashMap<>();
     SymValue iv = end.getLocal(ivar);
     AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;

@@ -65,6 +65,7 @@ class NestRoundTripTest {
         new Object[] {"packStrided", List.of(), new Object[] {doubles(r, 10), new double[40], 3, 4}},
         new Object[] {"unpackPairs", List.of(), new Object[] {doubles(r, 30), new double[15], new double[15]}},
         new Object[] {"reversed", List.of(), new Object[] {doubles(r, 17), new double[17]}},
+        new Object[] {"packAndCount", List.of(), new Object[] {doubles(r, 17), new double[17]}},
         new Object[] {"scaleRows", List.of("y", "x"), new Object[] {floats(r, 7 * 5), new float[7 * 5], 7, 5}},
         new Object[] {"transpose", List.of("i", "j"), new Object[] {doubles(r, 6 * 4), new double[6 * 4], 6, 4}});
   }

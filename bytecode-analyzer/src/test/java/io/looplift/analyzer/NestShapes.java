@@ -210,6 +210,18 @@ public class NestShapes {
     return sum(out);
   }
 
+  /** A second index beside a count read after the loop: the count stays a reduction. */
+  public static double packAndCount(double[] a, double[] out) {
+    int j = 0;
+    int count = 0;
+    for (int i = 0; i < a.length; i++) {
+      out[j] = a[i] * 2;
+      j += 1;
+      count++;
+    }
+    return count + sum(out);
+  }
+
   /** A second index used after the loop: not offloaded (its final value would be lost). */
   public static double packedCount(double[] a, double[] out) {
     int j = 0;
