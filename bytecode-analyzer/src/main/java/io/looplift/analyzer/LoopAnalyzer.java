@@ -50,9 +50,11 @@ final class LoopAnalyzer {
   /**
    * A recognized loop, with what the rewriter needs to replace it; {@code initializedClasses} are the classes
    * (internal names) that must be initialized before it may run offloaded, {@code virtualTargets} the objects
-   * whose methods it inlines, with the declarations inlined (see {@link LoopBody}).
+   * whose methods it inlines, with the declarations inlined (see {@link LoopBody}); {@code headerStep}, for a
+   * loop whose exit test first moves its variable ({@code for (k = n; --k >= 0; )}), that move (else 0): the
+   * variable's value in an iteration is its value at the head plus {@code headerStep}.
    */
-  record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar,
+  record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar, int headerStep,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
       List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes,
       List<String> initializedClasses, List<LoopBody.VirtualTarget> virtualTargets) implements Result {}
@@ -153,17 +155,26 @@ final class LoopAnalyzer {
     // Pass 1: which local the exit test compares with an invariant limit.
     LoopBody probed = new LoopBody();
     SymInterpreter probe = new SymInterpreter(ctx, probed);
-    SymFrame st = initialFrame(probed, entryFrame, written, -1);
+    SymFrame st = initialFrame(probed, entryFrame, written, -1, 0);
     new BlockWalker(ctx, probe).execute(header, st);
     SymValue[] operands = st.popCompared(jump);
     int ivar = -1;
+    int headerStep = 0;
     boolean ivarLeft = false;
     for (int side = 0; side < 2; side++) {
       SymValue v = operands[side];
       SymValue other = operands[1 - side];
-      if (v.node() instanceof Acc a && a.type() == io.looplift.ir.Type.INT && other.isInvariant()) {
+      if (!v.isPrimitive() || !other.isInvariant()) continue;
+      if (v.node() instanceof Acc a && a.type() == io.looplift.ir.Type.INT) {
         ivar = a.index();
         ivarLeft = side == 0;
+        headerStep = 0;
+      } else {
+        Acc moved = movedInTest(v, st);
+        if (moved == null) continue;
+        ivar = moved.index();
+        ivarLeft = side == 0;
+        headerStep = ((Const) incrementOf(v.node(), moved)).intValue();
       }
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
@@ -178,14 +189,15 @@ final class LoopAnalyzer {
     LoopBody body = new LoopBody();
     SymFrame end;
     try {
-      end = walkBody(loop, jump, continueOnJump, body, initialFrame(body, entryFrame, written, ivar));
+      end = walkBody(loop, jump, continueOnJump, body, initialFrame(body, entryFrame, written, ivar, headerStep),
+          ivar, headerStep);
     } catch (Rejection r) {
       LoopBody probing = new LoopBody();
       probing.probing = true;
       Map<Integer, Induction> inductions;
       try {
         inductions = inductions(walkBody(loop, jump, continueOnJump, probing,
-            initialFrame(probing, entryFrame, written, ivar)), written, ivar);
+            initialFrame(probing, entryFrame, written, ivar, headerStep), ivar, headerStep), written, ivar, headerStep);
       } catch (Rejection again) {
         throw r;
       }
@@ -197,19 +209,15 @@ final class LoopAnalyzer {
       }
       if (inductions.isEmpty()) throw r;
       body = new LoopBody();
-      SymFrame initial = initialFrame(body, entryFrame, written, ivar);
+      SymFrame initial = initialFrame(body, entryFrame, written, ivar, headerStep);
       for (Map.Entry<Integer, Induction> e : inductions.entrySet()) {
         initial.setLocal(e.getKey(), SymValue.primitive(e.getValue().value(body, probing, e.getKey(), ivar), null));
       }
-      end = walkBody(loop, jump, continueOnJump, body, initial);
+      end = walkBody(loop, jump, continueOnJump, body, initial, ivar, headerStep);
     }
 
-    SymValue iv = end.getLocal(ivar);
-    AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;
-    if (step == null || step.scale() != 1 || !(step.offset() instanceof Const c) || c.intValue() == 0) {
-      throw new Rejection("the loop variable does not change by a constant step in every iteration");
-    }
-    int stepValue = ((Const) step.offset()).intValue();
+    int stepValue = stepOf(end, ivar, headerStep);
+    if (stepValue == 0) throw new Rejection("the loop variable does not change by a constant step in every iteration");
     boolean up = cond == Cond.LT || cond == Cond.LE;
     boolean down = cond == Cond.GT || cond == Cond.GE;
     if ((up && stepValue < 0) || (down && stepValue > 0) || cond == Cond.EQ) {
@@ -225,8 +233,39 @@ final class LoopAnalyzer {
         nest = true;
       }
     }
-    return assemble(loop, line, preheader, exit, ivar, limitRecipe, new LoopShape(cond, stepValue), body, end, written,
-        entryFrame, nest);
+    return assemble(loop, line, preheader, exit, ivar, headerStep, limitRecipe, new LoopShape(cond, stepValue), body,
+        end, written, entryFrame, nest);
+  }
+
+  /**
+   * The local {@code v} is an int local moved by a constant in the exit test before the test reads it
+   * ({@code --k >= 0}: {@code v} is the local's value after the test, on path {@code afterTest}), as that
+   * local's {@link Acc}; else null.
+   */
+  private static Acc movedInTest(SymValue v, SymFrame afterTest) {
+    Acc found = null;
+    for (Node x : Nodes.postOrder(List.of(v.node()))) {
+      if (x instanceof Acc a) {
+        if (found != null && !found.equals(a)) return null;
+        found = a;
+      }
+    }
+    if (found == null || found.type() != io.looplift.ir.Type.INT || found.index() >= afterTest.getLocals()) return null;
+    SymValue local = afterTest.getLocal(found.index());
+    boolean moved = local.isPrimitive() && local.node().equals(v.node())
+        && incrementOf(v.node(), found) instanceof Const d && d.intValue() != 0;
+    return moved ? found : null;
+  }
+
+  /**
+   * How far the loop variable moves from one iteration to the next: by the body (its value at the back edge
+   * is Index plus a constant) and by the exit test; 0 when it does not move by a constant.
+   */
+  private static int stepOf(SymFrame end, int ivar, int headerStep) {
+    SymValue iv = end.getLocal(ivar);
+    AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;
+    if (step == null || step.scale() != 1 || !(step.offset() instanceof Const c)) return 0;
+    return c.intValue() + headerStep;
   }
 
   /**
@@ -234,14 +273,27 @@ final class LoopAnalyzer {
    * iteration, then the rest of the body from the side of the test that stays in the loop (the header itself
    * when the loop is nothing but its header). Returns the frame at the back edge, the paths there joined.
    */
-  private SymFrame walkBody(Cfg.Loop loop, JumpInsnNode jump, boolean continueOnJump, LoopBody body, SymFrame initial) {
+  private SymFrame walkBody(Cfg.Loop loop, JumpInsnNode jump, boolean continueOnJump, LoopBody body, SymFrame initial,
+      int ivar, int headerStep) {
     Cfg.Block header = loop.header;
     SymInterpreter sym = new SymInterpreter(ctx, body);
     BlockWalker walker = new BlockWalker(ctx, sym);
     SymFrame s = initial.copy();
     walker.execute(header, s);
     s.popCompared(jump);
-    if (body.storeCount() != 0 || !s.sameLocals(initial)) {
+    SymFrame expected = initial;
+    if (headerStep != 0) {
+      // The test moved the variable from Index - headerStep to Index: the body sees Index itself.
+      AffineIndex moved = s.getLocal(ivar).isPrimitive() ? AffineIndex.of(s.getLocal(ivar).node()) : null;
+      if (moved == null || moved.scale() != 1 || !(moved.offset() instanceof Const c) || c.intValue() != 0) {
+        throw new Rejection("assigns variables or array elements in its loop condition");
+      }
+      SymValue index = SymValue.primitive(Index.I, null);
+      s.setLocal(ivar, index);
+      expected = initial.copy();
+      expected.setLocal(ivar, index);
+    }
+    if (body.storeCount() != 0 || !s.sameLocals(expected)) {
       throw new Rejection("assigns variables or array elements in its loop condition");
     }
     Cfg.Block first = ctx.cfg.blockOf(continueOnJump ? ctx.method.instructions.indexOf(jump.label) : header.end);
@@ -276,17 +328,14 @@ final class LoopAnalyzer {
    * locals whose value at the back edge is their value at the top plus (or minus) a value that is the same
    * in every iteration, on every path; only when the loop variable steps by 1 or -1.
    */
-  private static Map<Integer, Induction> inductions(SymFrame end, BitSet written, int ivar) {
+  private static Map<Integer, Induction> inductions(SymFrame end, BitSet written, int ivar, int headerStep) {
     Map<Integer, Induction> found = new LinkedHashMap<>();
-    SymValue iv = end.getLocal(ivar);
-    AffineIndex step = iv.isPrimitive() ? AffineIndex.of(iv.node()) : null;
-    if (step == null || step.scale() != 1 || !(step.offset() instanceof Const c) || Math.abs(c.intValue()) != 1) {
-      return found;
-    }
+    int step = stepOf(end, ivar, headerStep);
+    if (Math.abs(step) != 1) return found;
     for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
       if (k == ivar || !end.getLocal(k).isPrimitive()) continue;
       Node increment = incrementOf(end.getLocal(k).node(), new Acc(k, io.looplift.ir.Type.INT));
-      if (increment != null && Affine.isInvariant(increment)) found.put(k, new Induction(increment, c.intValue()));
+      if (increment != null && Affine.isInvariant(increment)) found.put(k, new Induction(increment, step));
     }
     return found;
   }
@@ -306,7 +355,7 @@ final class LoopAnalyzer {
     return inX ? Binary.of(b.op(), e, b.y()) : Binary.of(BinaryOp.ADD, b.x(), e);
   }
 
-  private Plan assemble(Cfg.Loop loop, int line, Cfg.Block preheader, Cfg.Block exit, int ivar,
+  private Plan assemble(Cfg.Loop loop, int line, Cfg.Block preheader, Cfg.Block exit, int ivar, int headerStep,
       List<AbstractInsnNode> limitRecipe, LoopShape shape, LoopBody body, SymFrame end, BitSet written,
       Frame<BasicValue> entryFrame, boolean nest) {
     List<Stmt> statements = body.statements();
@@ -399,7 +448,7 @@ final class LoopAnalyzer {
     List<String> parallel = template.depth() > 1 ? parallelNames(ivar, decision, body, template) : List.of();
     LoopSite site = new LoopSite(className, ctx.method.name, ctx.method.desc, line, kind, template, shape, null,
         !body.loadAfterStore, parallel);
-    return new Plan(site, loop, preheader, exit, ivar, limitRecipe, arrayRecipes, paramRecipes,
+    return new Plan(site, loop, preheader, exit, ivar, headerStep, limitRecipe, arrayRecipes, paramRecipes,
         accLocals.stream().mapToInt(Integer::intValue).toArray(), accTypes, List.copyOf(body.initializedClasses),
         List.copyOf(body.receiverGuards.values()));
   }
@@ -441,16 +490,18 @@ final class LoopAnalyzer {
 
   /**
    * The frame at the start of an iteration: the induction variable {@code ivar} is {@link Index} (none when
-   * -1), locals the loop writes are accumulators ({@link Acc}, their value when the iteration starts), the
+   * -1; {@code Index - headerStep} for a loop whose exit test moves it by {@code headerStep}), locals the loop writes are accumulators ({@link Acc}, their value when the iteration starts), the
    * others parameters or invariant references.
    */
-  private SymFrame initialFrame(LoopBody body, Frame<BasicValue> frame, BitSet written, int ivar) {
+  private SymFrame initialFrame(LoopBody body, Frame<BasicValue> frame, BitSet written, int ivar, int headerStep) {
     SymFrame s = new SymFrame(ctx.method.maxLocals, ctx.method.maxStack);
     for (int k = 0; k < frame.getLocals(); k++) {
       BasicValue v = frame.getLocal(k);
       if (v == null || v == BasicValue.UNINITIALIZED_VALUE || v == BasicValue.RETURNADDRESS_VALUE) continue;
       if (k == ivar) {
-        s.setLocal(k, SymValue.primitive(Index.I, null));
+        // At the head, before an exit test that moves it, the variable is one move short of Index.
+        Node top = headerStep == 0 ? Index.I : Binary.of(BinaryOp.SUB, Index.I, Const.ofInt(headerStep));
+        s.setLocal(k, SymValue.primitive(top, null));
         continue;
       }
       if (v.isReference()) {

@@ -9,6 +9,7 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
@@ -115,6 +116,9 @@ final class LoopRewriter {
     LabelNode handler = new LabelNode();
     LabelNode fallback = new LabelNode();
     il.add(pre);
+    // A loop whose exit test moves its variable first (--k >= 0): the launch starts where the first iteration
+    // does; the original loop, if it runs instead, starts from the value it had.
+    if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), plan.headerStep()));
     emitArguments(il, plan, siteId, minLength, scratch, fallback);
     il.add(argsEnd);
     emitSubmit(il, plan, siteId, scratch, fallback, true);
@@ -124,6 +128,7 @@ final class LoopRewriter {
     il.add(handler);
     il.add(new InsnNode(Opcodes.POP));
     il.add(fallback);
+    if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
     il.add(syncIfPending(scratch));
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));

@@ -59,8 +59,8 @@ final class RegionRewriter {
   static List<Region> find(MethodContext ctx, List<LoopAnalyzer.Plan> plans) {
     List<LoopAnalyzer.Plan> maps = new ArrayList<>();
     for (LoopAnalyzer.Plan p : plans) {
-      // Regions fuse their loops: flat maps only.
-      if (p.accLocals().length == 0 && p.site().template().isFlat()) maps.add(p);
+      // Regions fuse their loops: flat maps only, entered as javac lays out a for loop (no move in the test).
+      if (p.accLocals().length == 0 && p.site().template().isFlat() && p.headerStep() == 0) maps.add(p);
     }
     maps.sort(Comparator.comparingInt(p -> p.loop().header.start));
     List<Region> regions = new ArrayList<>();

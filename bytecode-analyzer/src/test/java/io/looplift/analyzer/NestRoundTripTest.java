@@ -66,6 +66,10 @@ class NestRoundTripTest {
         new Object[] {"unpackPairs", List.of(), new Object[] {doubles(r, 30), new double[15], new double[15]}},
         new Object[] {"reversed", List.of(), new Object[] {doubles(r, 17), new double[17]}},
         new Object[] {"packAndCount", List.of(), new Object[] {doubles(r, 17), new double[17]}},
+        new Object[] {"countDown", List.of(), new Object[] {doubles(r, 17), new double[17]}},
+        new Object[] {"coltAssign", List.of(), new Object[] {new double[40], 2, 3, doubles(r, 12)}},
+        new Object[] {"countDownLeft", List.of(), new Object[] {doubles(r, 9)}},
+        new Object[] {"preIncrement", List.of(), new Object[] {doubles(r, 9), new double[9]}},
         new Object[] {"scaleRows", List.of("y", "x"), new Object[] {floats(r, 7 * 5), new float[7 * 5], 7, 5}},
         new Object[] {"transpose", List.of("i", "j"), new Object[] {doubles(r, 6 * 4), new double[6 * 4], 6, 4}});
   }
@@ -110,6 +114,8 @@ class NestRoundTripTest {
   @Test
   void aSecondIndexThatRunsOutOfRangeThrowsAsJavaDoes() throws Exception {
     Random r = new Random(6);
+    assertSameResults("coltAssign", new Object[] {new double[20], 5, 2, doubles(r, 12)});
+    assertSameResults("countDownLeft", new Object[] {new double[0]});
     assertSameResults("packStrided", new Object[] {doubles(r, 10), new double[12], 9, -1});
     assertSameResults("packStrided", new Object[] {doubles(r, 10), new double[12], 3, 2});
   }

@@ -210,6 +210,36 @@ public class NestShapes {
     return sum(out);
   }
 
+  /** Colt's loop: the exit test moves the counter first ({@code --k >= 0}). */
+  public static double countDown(double[] a, double[] out) {
+    for (int k = a.length; --k >= 0; ) out[k] = a[k] * 2;
+    return sum(out);
+  }
+
+  /** Colt's assign: a count-down loop with a source index and a strided destination index. */
+  public static double coltAssign(double[] elems, int index, int stride, double[] values) {
+    int i = 0;
+    for (int k = values.length; --k >= 0; ) {
+      elems[index] = values[i++];
+      index += stride;
+    }
+    return sum(elems);
+  }
+
+  /** A counter moved by the test and read after the loop: its final value, -1 (or one below its start). */
+  public static double countDownLeft(double[] a) {
+    int k = a.length;
+    while (--k >= 0) a[k] += 1;
+    return k * 1000 + sum(a);
+  }
+
+  /** The counter moved up by the test ({@code ++i < n}), from -1. */
+  public static double preIncrement(double[] a, double[] out) {
+    int i = -1;
+    while (++i < a.length) out[i] = a[i] - 1;
+    return i + sum(out);
+  }
+
   /** A second index beside a count read after the loop: the count stays a reduction. */
   public static double packAndCount(double[] a, double[] out) {
     int j = 0;
