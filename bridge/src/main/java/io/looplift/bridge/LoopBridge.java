@@ -74,7 +74,7 @@ public final class LoopBridge {
   public static final String INITIALIZED = "initialized";
   public static final String INITIALIZED_DESC = "(ILjava/lang/Class;)Z";
   public static final String DISPATCHES = "dispatches";
-  public static final String DISPATCHES_DESC = "(ILjava/lang/Object;Ljava/lang/Class;Ljava/lang/String;)Z";
+  public static final String DISPATCHES_DESC = "(ILjava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Z";
   public static final String FIELD = "field";
   public static final String FIELD_DESC = "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;";
 
@@ -165,19 +165,19 @@ public final class LoopBridge {
 
   /**
    * Whether calling {@code method} (name and descriptor, e.g. {@code get(I)D}) on {@code obj} runs its
-   * declaration in class {@code holder}, asked before loop site {@code siteId}, which inlines that declaration,
-   * is offered: on an object of a class that overrides it, the original loop runs (and the site's report says
-   * why).
+   * declaration in class {@code holder} (a binary name, {@code a.b.C}), asked before loop site {@code siteId},
+   * which inlines that declaration, is offered: on an object of a class that overrides it, the original loop
+   * runs (and the site's report says why).
    *
    * @throws NullPointerException when {@code obj} is null, as the call would (the original loop then runs)
    */
-  public static boolean dispatches(int siteId, Object obj, Class<?> holder, String method) {
+  public static boolean dispatches(int siteId, Object obj, String holder, String method) {
     Class<?> c = obj.getClass();
     if (VirtualTargets.runs(c, holder, method)) return true;
     Dispatcher d = dispatcher;
     if (d != null) {
       d.fallback(siteId, "calls " + method + " on a " + c.getName() + ", which does not run the method of "
-          + holder.getName() + " that was inlined");
+          + holder + " that was inlined");
     }
     return false;
   }

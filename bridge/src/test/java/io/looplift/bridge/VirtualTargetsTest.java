@@ -7,6 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /** Which declaration a virtual call runs, as the JVM's resolution in the receiver's class finds it. */
 class VirtualTargetsTest {
+  private static final String MATRIX = Matrix.class.getName();
+  private static final String DENSE = Dense.class.getName();
+
   abstract static class Matrix {
     double[] data = new double[4];
 
@@ -47,23 +50,24 @@ class VirtualTargetsTest {
 
   @Test
   void anInheritedDeclarationRunsAndAnOverrideDoesNot() {
-    assertTrue(VirtualTargets.runs(Dense.class, Matrix.class, "get(I)D"));
-    assertTrue(VirtualTargets.runs(Row.class, Matrix.class, "get(I)D"));
-    assertTrue(VirtualTargets.runs(Overloaded.class, Matrix.class, "get(I)D"));
-    assertFalse(VirtualTargets.runs(Negated.class, Matrix.class, "get(I)D"));
-    assertTrue(VirtualTargets.runs(Negated.class, Matrix.class, "times(ILio/looplift/bridge/VirtualTargetsTest$Matrix;)D"));
+    assertTrue(VirtualTargets.runs(Dense.class, MATRIX, "get(I)D"));
+    assertTrue(VirtualTargets.runs(Row.class, MATRIX, "get(I)D"));
+    assertTrue(VirtualTargets.runs(Overloaded.class, MATRIX, "get(I)D"));
+    assertFalse(VirtualTargets.runs(Negated.class, MATRIX, "get(I)D"));
+    assertTrue(VirtualTargets.runs(Negated.class, MATRIX, "times(ILio/looplift/bridge/VirtualTargetsTest$Matrix;)D"));
     // Asked again: the remembered answers.
-    assertTrue(VirtualTargets.runs(Row.class, Matrix.class, "get(I)D"));
-    assertFalse(VirtualTargets.runs(Negated.class, Matrix.class, "get(I)D"));
+    assertTrue(VirtualTargets.runs(Row.class, MATRIX, "get(I)D"));
+    assertFalse(VirtualTargets.runs(Negated.class, MATRIX, "get(I)D"));
   }
 
   @Test
   void aClassOutsideTheHolderOrAnUnknownMethodNeverRunsIt() {
-    assertFalse(VirtualTargets.runs(String.class, Matrix.class, "get(I)D"));
-    assertFalse(VirtualTargets.runs(Matrix.class, Dense.class, "get(I)D"), "a superclass of the holder");
-    assertFalse(VirtualTargets.runs(Dense.class, Matrix.class, "rows()I"), "declared by the subclass");
-    assertFalse(VirtualTargets.runs(Dense.class, Matrix.class, "missing(I)D"));
-    assertFalse(VirtualTargets.runs(Dense.class, Matrix.class, "get(Lno/such/Type;)D"));
-    assertFalse(VirtualTargets.runs(Dense.class, Matrix.class, "get"), "no descriptor");
+    assertFalse(VirtualTargets.runs(String.class, MATRIX, "get(I)D"));
+    assertFalse(VirtualTargets.runs(Row.class, "no.such.Holder", "get(I)D"));
+    assertFalse(VirtualTargets.runs(Matrix.class, DENSE, "get(I)D"), "a superclass of the holder");
+    assertFalse(VirtualTargets.runs(Dense.class, MATRIX, "rows()I"), "declared by the subclass");
+    assertFalse(VirtualTargets.runs(Dense.class, MATRIX, "missing(I)D"));
+    assertFalse(VirtualTargets.runs(Dense.class, MATRIX, "get(Lno/such/Type;)D"));
+    assertFalse(VirtualTargets.runs(Dense.class, MATRIX, "get"), "no descriptor");
   }
 }

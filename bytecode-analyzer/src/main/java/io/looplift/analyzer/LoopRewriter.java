@@ -213,7 +213,7 @@ final class LoopRewriter {
     for (LoopBody.VirtualTarget v : plan.virtualTargets()) {
       push(il, siteId);
       copy(il, v.recipe());
-      il.add(new LdcInsnNode(Type.getObjectType(v.holder())));
+      il.add(new LdcInsnNode(v.holder().replace('/', '.')));
       il.add(new LdcInsnNode(v.method()));
       il.add(bridgeCall(LoopBridge.DISPATCHES, LoopBridge.DISPATCHES_DESC));
       il.add(new JumpInsnNode(Opcodes.IFEQ, decline));

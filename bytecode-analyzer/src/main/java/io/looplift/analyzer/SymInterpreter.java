@@ -529,6 +529,11 @@ final class SymInterpreter extends Interpreter<SymValue> {
    */
   private void requireInitialized(String c) {
     if (!ctx.hierarchy.hasStaticInitializer(c)) return;
+    if ((ctx.owner.version & 0xFFFF) < Opcodes.V1_5) {
+      // The check before the loop names the class with ldc, which class files before Java 5 cannot hold.
+      throw new Rejection("uses " + c.replace('/', '.') + ", a class with a static initializer, from a class file"
+          + " older than Java 5");
+    }
     if (!ctx.hierarchy.classAccessibleFrom(c, ctx.owner.name)) {
       throw new Rejection("uses " + c.replace('/', '.') + ", a class with a static initializer that "
           + ctx.owner.name.replace('/', '.') + " cannot name");
@@ -599,9 +604,6 @@ final class SymInterpreter extends Interpreter<SymValue> {
   private void guardTarget(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<AbstractInsnNode> recipe) {
     if ((callee.access & Opcodes.ACC_ABSTRACT) != 0) {
       throw new Rejection("calls " + describe(mi) + ", an abstract method (which method runs is not known)");
-    }
-    if (!ctx.hierarchy.classAccessibleFrom(holder.name, ctx.owner.name)) {
-      throw new Rejection("calls " + describe(mi) + " of a class " + ctx.owner.name.replace('/', '.') + " cannot name");
     }
     String method = mi.name + mi.desc;
     body.receiverGuards.putIfAbsent(SymValue.key(recipe) + holder.name + method,

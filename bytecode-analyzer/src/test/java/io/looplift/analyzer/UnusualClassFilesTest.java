@@ -87,6 +87,81 @@ class UnusualClassFilesTest {
     assertTrue(InterpretingDispatcher.submitted > before, "the loop went through the bridge");
   }
 
+  /**
+   * A Java 1.4 class file cannot name a class with {@code ldc}: the guard that a call on an object runs the
+   * inlined method names its class with a string, and a helper whose class needs initializing keeps its loop
+   * as it is. Both classes verify, load and compute what they did.
+   */
+  @Test
+  void javaOnePointFourLoopsWithGuardedCallsVerifyAndRun() throws Exception {
+    ClassLoader loader = UnusualClassFilesTest.class.getClassLoader();
+    byte[] out = rewriter.rewrite(callingLoop("Old14Gather", Opcodes.INVOKEVIRTUAL, VEC, "get", "(I)D"), loader);
+    assertNotNull(out, "the loop calling Vec.get is rewritten");
+    Method gather = define("Old14Gather", out).getMethod("run", HelperShapes.Vec.class, double[].class);
+    double[] data = {1, 2, 3, 4};
+    for (HelperShapes.Vec v : List.of(new HelperShapes.Vec(data), new HelperShapes.NegatedVec(data))) {
+      int before = InterpretingDispatcher.submitted;
+      double[] got = new double[4];
+      gather.invoke(null, v, got);
+      double sign = v instanceof HelperShapes.NegatedVec ? -3 : 3;
+      assertArrayEquals(new double[] {sign, 2 * sign, 3 * sign, 4 * sign}, got);
+      assertEquals(v instanceof HelperShapes.NegatedVec, InterpretingDispatcher.submitted == before, v.getClass().getName());
+    }
+    seen.clear();
+    byte[] tables = callingLoop("Old14Weigh", Opcodes.INVOKESTATIC, "io/looplift/analyzer/HelperTables", "weigh", "(D)D");
+    byte[] kept = rewriter.rewrite(tables, loader);
+    assertTrue(seen.stream().anyMatch(site -> !site.accepted() && site.reason().contains("older than Java 5")), seen::toString);
+    Method weigh = define("Old14Weigh", kept != null ? kept : tables).getMethod("run", HelperShapes.Vec.class, double[].class);
+    double[] got = new double[2];
+    weigh.invoke(null, null, got);
+    assertArrayEquals(new double[] {HelperTables.weigh(0), HelperTables.weigh(1)}, got);
+  }
+
+  private static final String VEC = "io/looplift/analyzer/HelperShapes$Vec";
+
+  /**
+   * A Java 1.4 class {@code name} with {@code static void run(Vec v, double[] out)}: {@code for (i < out.length)
+   * out[i] = call(i)}, the call {@code v.method((int) i)} for {@code invokevirtual}, else
+   * {@code owner.method((double) i)}.
+   */
+  private static byte[] callingLoop(String name, int invoke, String owner, String method, String desc) {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+    cw.visit(Opcodes.V1_4, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
+    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "(L" + VEC + ";[D)V", null, null);
+    mv.visitCode();
+    Label head = new Label();
+    Label exit = new Label();
+    mv.visitInsn(Opcodes.ICONST_0);
+    mv.visitVarInsn(Opcodes.ISTORE, 2);
+    mv.visitLabel(head);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    mv.visitVarInsn(Opcodes.ALOAD, 1);
+    mv.visitInsn(Opcodes.ARRAYLENGTH);
+    mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+    mv.visitVarInsn(Opcodes.ALOAD, 1);
+    mv.visitVarInsn(Opcodes.ILOAD, 2);
+    if (invoke == Opcodes.INVOKEVIRTUAL) {
+      mv.visitVarInsn(Opcodes.ALOAD, 0);
+      mv.visitVarInsn(Opcodes.ILOAD, 2);
+      mv.visitMethodInsn(invoke, owner, method, desc, false);
+      mv.visitLdcInsn(3.0);
+      mv.visitInsn(Opcodes.DMUL);
+    } else {
+      mv.visitVarInsn(Opcodes.ILOAD, 2);
+      mv.visitInsn(Opcodes.I2D);
+      mv.visitMethodInsn(invoke, owner, method, desc, false);
+    }
+    mv.visitInsn(Opcodes.DASTORE);
+    mv.visitIincInsn(2, 1);
+    mv.visitJumpInsn(Opcodes.GOTO, head);
+    mv.visitLabel(exit);
+    mv.visitInsn(Opcodes.RETURN);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
   @Test
   void methodsWithSubroutinesAreLeftAloneAndStillRun() throws Exception {
     byte[] bytes = withSubroutine("Jsr14");
