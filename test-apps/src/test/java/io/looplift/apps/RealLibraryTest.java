@@ -3,6 +3,8 @@ package io.looplift.apps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import cern.colt.matrix.impl.DenseDoubleMatrix1D;
+import io.looplift.apps.realcode.ColtVectors;
 import io.looplift.apps.realcode.CommonsMathVectors;
 import io.looplift.apps.realcode.EjmlMatrices;
 import java.io.File;
@@ -22,7 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * same bits with and without it, and named loops of the libraries run offloaded. Commons Math 3.6.1: vector
  * loops that call {@code FastMath.abs}/{@code max} (inlined once Java has initialized FastMath) and methods of
  * vectors whose arrays are private. EJML 0.46.1: element-wise loops calling accessors of an abstract matrix
- * class, one matrix being of a subclass that overrides one of them.
+ * class, one matrix being of a subclass that overrides one of them. Colt 1.2.0: count-down loops whose element
+ * index moves by the vector's stride, on views with strides 2 and -1.
  */
 class RealLibraryTest {
   @TempDir Path tmp;
@@ -41,6 +44,13 @@ class RealLibraryTest {
     assertSameAndOffloaded(EjmlMatrices.class, List.of(DMatrixRMaj.class, CommonOps_DDRM.class), options,
         List.of("ImplCommonOps_DDRM.elementMult", "ImplCommonOps_DDRM.elementDiv", "ImplCommonOps_DDRM.elementSum",
             "CommonOps_DDRM.add"));
+  }
+
+  @ParameterizedTest(name = "options: [{0}]")
+  @ValueSource(strings = {"", "executor=opencl,"})
+  void coltVectorsPrintTheSameAndTheirStridedLoopsRunOffloaded(String options) throws Exception {
+    assertSameAndOffloaded(ColtVectors.class, List.of(DenseDoubleMatrix1D.class), options,
+        List.of("DenseDoubleMatrix1D.assign", "DenseDoubleMatrix1D.zSum"));
   }
 
   /**

@@ -50,14 +50,20 @@ public final class EjmlMatrices {
     }
     DMatrixRMaj sum = new DMatrixRMaj(n, n);
     DMatrixRMaj quotient = new DMatrixRMaj(n, n);
-    DMatrixRMaj product = new DMatrixRMaj(n, n);
+    // A small product: with min.length=0 each of its inner loops is a launch of its own (n * n of them).
+    int m = 24;
+    DMatrixRMaj left = new DMatrixRMaj(m, m);
+    DMatrixRMaj right = new DMatrixRMaj(m, m);
+    DMatrixRMaj product = new DMatrixRMaj(m, m);
     for (int round = 0; round < rounds; round++) {
       CommonOps_DDRM.elementMult(a, b);
       CommonOps_DDRM.add(a, b, sum);
       CommonOps_DDRM.scale(0.5, sum);
       CommonOps_DDRM.elementDiv(sum, b, quotient);
       CommonOps_DDRM.elementMult(clamped, b);
-      CommonOps_DDRM.mult(quotient, b, product);
+      System.arraycopy(quotient.data, 0, left.data, 0, m * m);
+      System.arraycopy(b.data, m * m, right.data, 0, m * m);
+      CommonOps_DDRM.mult(left, right, product);
       System.out.println(round + " " + digest(a.data) + " " + digest(quotient.data) + " " + digest(clamped.data)
           + " " + Double.doubleToRawLongBits(CommonOps_DDRM.elementSum(quotient))
           + " " + Double.doubleToRawLongBits(CommonOps_DDRM.elementSum(clamped))
