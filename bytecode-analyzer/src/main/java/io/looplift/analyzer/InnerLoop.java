@@ -76,12 +76,22 @@ final class InnerLoop {
     walker.execute(header, probe);
     SymValue[] probed = probe.popCompared(jump);
     int ivar = -1;
+    int headerStep = 0;
     boolean ivarLeft = false;
     for (int side = 0; side < 2; side++) {
-      if (probed[side].node() instanceof CarriedVar c && c.loop() == id && c.type() == io.looplift.ir.Type.INT
-          && probed[1 - side].isPrimitive() && !mentions(probed[1 - side].node(), id)) {
+      if (!probed[side].isPrimitive() || !probed[1 - side].isPrimitive() || mentions(probed[1 - side].node(), id)) {
+        continue;
+      }
+      if (probed[side].node() instanceof CarriedVar c && c.loop() == id && c.type() == io.looplift.ir.Type.INT) {
         ivar = c.slot();
         ivarLeft = side == 0;
+        headerStep = 0;
+      } else {
+        CarriedVar moved = movedInTest(probed[side], probe, id);
+        if (moved == null) continue;
+        ivar = moved.slot();
+        ivarLeft = side == 0;
+        headerStep = ((Const) LoopAnalyzer.incrementOf(probed[side].node(), moved)).intValue();
       }
     }
     if (ivar < 0) {
@@ -94,16 +104,34 @@ final class InnerLoop {
 
     SymValue startValue = outer.getLocal(ivar);
     if (!startValue.isPrimitive()) throw new Rejection("has an inner loop whose variable is not set before it");
+    // A test that moves the variable first (--k >= 0): the first iteration sees the value moved once.
+    Node start = headerStep == 0 ? startValue.node()
+        : sym.n(Binary.of(BinaryOp.ADD, startValue.node(), Const.ofInt(headerStep)));
     int entryEpoch = outer.epoch();
     SymFrame initial = iterationStart(outer, written, types, id, ivar);
+    SymValue loopVar = initial.getLocal(ivar);
+    if (headerStep != 0) {
+      initial.setLocal(ivar, SymValue.primitive(sym.n(Binary.of(BinaryOp.SUB, loopVar.node(), Const.ofInt(headerStep))), null));
+    }
     SymFrame s = initial.copy();
     int storesBefore = body.storeCount();
     walker.execute(header, s);
     Node limit = s.popCompared(jump)[ivarLeft ? 1 : 0].node();
-    if (body.storeCount() != storesBefore || !s.sameLocals(initial)) {
+    SymFrame expected = initial;
+    if (headerStep != 0) {
+      Affine moved = s.getLocal(ivar).isPrimitive() ? Affine.of(s.getLocal(ivar).node()) : null;
+      if (moved == null || moved.coefficients().size() != 1 || !moved.coefficient(loopVar.node()).equals(Const.ofInt(1))
+          || !moved.constant().equals(Const.ofInt(0))) {
+        throw new Rejection("assigns variables or array elements in the condition of an inner loop");
+      }
+      s.setLocal(ivar, loopVar);
+      expected = initial.copy();
+      expected.setLocal(ivar, loopVar);
+    }
+    if (body.storeCount() != storesBefore || !s.sameLocals(expected)) {
       throw new Rejection("assigns variables or array elements in the condition of an inner loop");
     }
-    checkBound(startValue.node(), "start");
+    checkBound(start, "start");
     checkBound(limit, "limit");
 
     Cfg.Block first = m.cfg.blockOf(continueOnJump ? m.method.instructions.indexOf(jump.label) : header.end);
@@ -114,7 +142,7 @@ final class InnerLoop {
     } catch (Rejection r) {
       // Again with the loop's other induction variables as functions of its variable, if it has any.
       body.closeLoop();
-      Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer);
+      Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer, start, headerStep);
       // Those read after the loop stay carried values, whose final values the nest keeps.
       BitSet live = Liveness.liveAtEntry(m, exit);
       int readAfter = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
@@ -131,7 +159,7 @@ final class InnerLoop {
     List<Stmt> stmts = body.closeLoop();
     if (back.isEmpty()) throw new Rejection("has an inner loop that never repeats");
     SymFrame end = SymFrame.join(back, sym);
-    int step = step(end.getLocal(ivar), id, cond);
+    int step = step(end.getLocal(ivar), id, cond, headerStep);
 
     // The locals whose value at the start of an iteration is read: those the loop carries.
     Map<Integer, Node> finals = new HashMap<>();
@@ -180,7 +208,7 @@ final class InnerLoop {
       }
       values.add(new Carried(update.type(), init.node(), update));
     }
-    Loop l = new Loop(id, startValue.node(), limit, cond, step, values,
+    Loop l = new Loop(id, start, limit, cond, step, values,
         body.rewrite(stmts, x -> slotOf.getOrDefault(x, x)), outer.condition(), false);
     body.add(l, entryEpoch);
     body.updateEpochs.put(id, end.epoch());
@@ -211,7 +239,7 @@ final class InnerLoop {
    * exit test, whose statements are dropped; empty when that walk fails too.
    */
   private Map<Integer, Node> inductions(BlockWalker walker, Cfg.Block first, SymFrame s, BitSet written, int ivar,
-      int id, Cond cond, SymFrame outer) {
+      int id, Cond cond, SymFrame outer, Node v0, int headerStep) {
     Map<Integer, Node> found = new HashMap<>();
     SymFrame end;
     int step;
@@ -222,7 +250,7 @@ final class InnerLoop {
       List<SymFrame> back = iteration(walker, first, s);
       if (back.isEmpty()) return found;
       end = SymFrame.join(back, sym);
-      step = step(end.getLocal(ivar), id, cond);
+      step = step(end.getLocal(ivar), id, cond, headerStep);
     } catch (Rejection r) {
       return found;
     } finally {
@@ -230,7 +258,6 @@ final class InnerLoop {
       body.probing = probing;
     }
     if (Math.abs(step) != 1) return found;
-    Node v0 = outer.getLocal(ivar).node();
     Node done = step > 0 ? Binary.of(BinaryOp.SUB, new LoopVar(id), v0) : Binary.of(BinaryOp.SUB, v0, new LoopVar(id));
     for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
       if (k == ivar || !end.getLocal(k).isPrimitive() || !outer.getLocal(k).isPrimitive()) continue;
@@ -267,14 +294,17 @@ final class InnerLoop {
     return f;
   }
 
-  /** The constant step by which the loop variable moves, checked against the direction of the exit test. */
-  private static int step(SymValue next, int id, Cond cond) {
+  /**
+   * The constant step by which the loop variable moves, by the body (to {@code next}) and by the exit test
+   * ({@code headerStep}), checked against the direction of the exit test.
+   */
+  private static int step(SymValue next, int id, Cond cond, int headerStep) {
     Affine a = next.isPrimitive() ? Affine.of(next.node()) : null;
     if (a == null || a.coefficients().size() != 1 || !a.coefficient(new LoopVar(id)).equals(Const.ofInt(1))
-        || !(a.constant() instanceof Const c) || c.intValue() == 0) {
+        || !(a.constant() instanceof Const c) || c.intValue() + headerStep == 0) {
       throw new Rejection("has an inner loop whose variable does not change by a constant step");
     }
-    int step = c.intValue();
+    int step = c.intValue() + headerStep;
     boolean up = cond == Cond.LT || cond == Cond.LE;
     boolean down = cond == Cond.GT || cond == Cond.GE;
     if ((up && step < 0) || (down && step > 0) || cond == Cond.EQ) {
@@ -291,6 +321,25 @@ final class InnerLoop {
     if (Affine.of(bound) != null) return;
     if (bound instanceof Length len && Affine.of(len.row()) != null) return;
     throw new Rejection("has an inner loop whose " + what + " is not affine in the enclosing loop variables");
+  }
+
+  /**
+   * The value loop {@code id} carries that {@code v} is, moved by a constant in the exit test before the test
+   * read it ({@code --k >= 0}; {@code afterTest}, the path after the test, holds the same value), else null.
+   */
+  private static CarriedVar movedInTest(SymValue v, SymFrame afterTest, int id) {
+    CarriedVar found = null;
+    for (Node x : Nodes.postOrder(List.of(v.node()))) {
+      if (x instanceof CarriedVar c && c.loop() == id) {
+        if (found != null && !found.equals(c)) return null;
+        found = c;
+      }
+    }
+    if (found == null || found.type() != io.looplift.ir.Type.INT) return null;
+    SymValue local = afterTest.getLocal(found.slot());
+    boolean moved = local.isPrimitive() && local.node().equals(v.node())
+        && LoopAnalyzer.incrementOf(v.node(), found) instanceof Const d && d.intValue() != 0;
+    return moved ? found : null;
   }
 
   /** True when {@code n} reads loop {@code id}'s variable or a value it carries. */

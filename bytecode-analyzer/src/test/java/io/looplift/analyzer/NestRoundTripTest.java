@@ -69,6 +69,7 @@ class NestRoundTripTest {
         new Object[] {"countDown", List.of(), new Object[] {doubles(r, 17), new double[17]}},
         new Object[] {"coltAssign", List.of(), new Object[] {new double[40], 2, 3, doubles(r, 12)}},
         new Object[] {"countDownLeft", List.of(), new Object[] {doubles(r, 9)}},
+        new Object[] {"coltFill", List.of("row", "column"), new Object[] {new double[6 * 5], 6, 5, 5, 1, 0.25}},
         new Object[] {"preIncrement", List.of(), new Object[] {doubles(r, 9), new double[9]}},
         new Object[] {"scaleRows", List.of("y", "x"), new Object[] {floats(r, 7 * 5), new float[7 * 5], 7, 5}},
         new Object[] {"transpose", List.of("i", "j"), new Object[] {doubles(r, 6 * 4), new double[6 * 4], 6, 4}});
@@ -116,6 +117,8 @@ class NestRoundTripTest {
     Random r = new Random(6);
     assertSameResults("coltAssign", new Object[] {new double[20], 5, 2, doubles(r, 12)});
     assertSameResults("countDownLeft", new Object[] {new double[0]});
+    assertSameResults("coltFill", new Object[] {new double[6 * 5], 6, 5, 1, 6, 0.5});
+    assertSameResults("coltFill", new Object[] {new double[6 * 5], 6, 5, 6, 2, 0.5});
     assertSameResults("packStrided", new Object[] {doubles(r, 10), new double[12], 9, -1});
     assertSameResults("packStrided", new Object[] {doubles(r, 10), new double[12], 3, 2});
   }

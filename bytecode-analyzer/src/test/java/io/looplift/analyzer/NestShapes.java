@@ -226,6 +226,19 @@ public class NestShapes {
     return sum(elems);
   }
 
+  /** Colt's 2-D fill: both loops count down in their tests, both element indices step back by strides. */
+  public static double coltFill(double[] elems, int rows, int cols, int rowStride, int colStride, double value) {
+    int index = (rows - 1) * rowStride + (cols - 1) * colStride;
+    for (int row = rows; --row >= 0; ) {
+      for (int i = index, column = cols; --column >= 0; ) {
+        elems[i] = value + row * 0.5 + column;
+        i -= colStride;
+      }
+      index -= rowStride;
+    }
+    return sum(elems);
+  }
+
   /** A counter moved by the test and read after the loop: its final value, -1 (or one below its start). */
   public static double countDownLeft(double[] a) {
     int k = a.length;

@@ -50,7 +50,7 @@ class RealLibraryTest {
   @ValueSource(strings = {"", "executor=opencl,"})
   void coltVectorsPrintTheSameAndTheirStridedLoopsRunOffloaded(String options) throws Exception {
     assertSameAndOffloaded(ColtVectors.class, List.of(DenseDoubleMatrix1D.class), options,
-        List.of("DenseDoubleMatrix1D.assign", "DenseDoubleMatrix1D.zSum"));
+        List.of("DenseDoubleMatrix1D.assign", "DenseDoubleMatrix1D.zSum", "DenseDoubleMatrix2D.assign"));
   }
 
   /**
