@@ -144,13 +144,8 @@ final class InnerLoop {
       body.closeLoop();
       Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer, start, headerStep);
       // Those read after the loop stay carried values, whose final values the nest keeps.
-      BitSet live = Liveness.liveAtEntry(m, exit);
-      int readAfter = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
-      inductions.keySet().removeIf(live::get);
-      if (inductions.isEmpty() && readAfter >= 0) {
-        throw new Rejection("local variable " + localName(readAfter) + " is assigned in an inner loop and used after it");
-      }
-      if (inductions.isEmpty()) throw r;
+      LoopAnalyzer.keepDeadAfter(inductions, Liveness.liveAtEntry(m, exit), r,
+          k -> "local variable " + localName(k) + " is assigned in an inner loop and used after it");
       SymFrame closed = s.copy();
       inductions.forEach((k, value) -> closed.setLocal(k, SymValue.primitive(sym.n(value), null)));
       body.openLoop();

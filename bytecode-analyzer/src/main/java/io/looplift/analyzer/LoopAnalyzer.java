@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -201,13 +202,8 @@ final class LoopAnalyzer {
       } catch (Rejection again) {
         throw r;
       }
-      BitSet live = Liveness.liveAtEntry(ctx, exit);
-      int readAfter = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
-      inductions.keySet().removeIf(live::get);
-      if (inductions.isEmpty() && readAfter >= 0) {
-        throw new Rejection("local variable " + localName(readAfter) + " is assigned in the loop and used after it");
-      }
-      if (inductions.isEmpty()) throw r;
+      keepDeadAfter(inductions, Liveness.liveAtEntry(ctx, exit), r,
+          k -> "local variable " + localName(k) + " is assigned in the loop and used after it");
       body = new LoopBody();
       SymFrame initial = initialFrame(body, entryFrame, written, ivar, headerStep);
       for (Map.Entry<Integer, Induction> e : inductions.entrySet()) {
@@ -338,6 +334,20 @@ final class LoopAnalyzer {
       if (increment != null && Affine.isInvariant(increment)) found.put(k, new Induction(increment, step));
     }
     return found;
+  }
+
+  /**
+   * Leaves in {@code inductions} the locals not {@code live} after their loop, which alone can be replaced by
+   * their values in terms of the loop variable (the others keep their final values as what they were).
+   *
+   * @throws Rejection when none is left: {@code readAfter}'s, naming one that was read after the loop, or else
+   *     {@code failure}, why the loop was rejected without them
+   */
+  static void keepDeadAfter(Map<Integer, ?> inductions, BitSet live, Rejection failure, IntFunction<String> readAfter) {
+    int read = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
+    inductions.keySet().removeIf(live::get);
+    if (!inductions.isEmpty()) return;
+    throw read >= 0 ? new Rejection(readAfter.apply(read)) : failure;
   }
 
   /**

@@ -126,18 +126,9 @@ class UnusualClassFilesTest {
    */
   private static byte[] callingLoop(String name, int invoke, String owner, String method, String desc) {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-    cw.visit(Opcodes.V1_4, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
-    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "(L" + VEC + ";[D)V", null, null);
-    mv.visitCode();
     Label head = new Label();
     Label exit = new Label();
-    mv.visitInsn(Opcodes.ICONST_0);
-    mv.visitVarInsn(Opcodes.ISTORE, 2);
-    mv.visitLabel(head);
-    mv.visitVarInsn(Opcodes.ILOAD, 2);
-    mv.visitVarInsn(Opcodes.ALOAD, 1);
-    mv.visitInsn(Opcodes.ARRAYLENGTH);
-    mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
+    MethodVisitor mv = loopHead(cw, Opcodes.V1_4, name, "(L" + VEC + ";[D)V", 1, head, exit);
     mv.visitVarInsn(Opcodes.ALOAD, 1);
     mv.visitVarInsn(Opcodes.ILOAD, 2);
     if (invoke == Opcodes.INVOKEVIRTUAL) {
@@ -152,14 +143,7 @@ class UnusualClassFilesTest {
       mv.visitMethodInsn(invoke, owner, method, desc, false);
     }
     mv.visitInsn(Opcodes.DASTORE);
-    mv.visitIincInsn(2, 1);
-    mv.visitJumpInsn(Opcodes.GOTO, head);
-    mv.visitLabel(exit);
-    mv.visitInsn(Opcodes.RETURN);
-    mv.visitMaxs(0, 0);
-    mv.visitEnd();
-    cw.visitEnd();
-    return cw.toByteArray();
+    return loopTail(cw, mv, head, exit);
   }
 
   @Test
@@ -184,16 +168,20 @@ class UnusualClassFilesTest {
     }.define();
   }
 
-  /** Starts class {@code name} with {@code static void run(int[] a, int[] b)}: {@code i = 0; head: if (i >= a.length) goto exit}. */
-  private static MethodVisitor loopHead(ClassWriter cw, int version, String name, Label head, Label exit) {
+  /**
+   * Starts class {@code name} with {@code static void run} of two arguments, {@code desc}: {@code i = 0; head:
+   * if (i >= arg.length) goto exit}, {@code arg} the argument in local {@code lengthOf}.
+   */
+  private static MethodVisitor loopHead(ClassWriter cw, int version, String name, String desc, int lengthOf,
+      Label head, Label exit) {
     cw.visit(version, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
-    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", "([I[I)V", null, null);
+    MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "run", desc, null, null);
     mv.visitCode();
     mv.visitInsn(Opcodes.ICONST_0);
     mv.visitVarInsn(Opcodes.ISTORE, 2);
     mv.visitLabel(head);
     mv.visitVarInsn(Opcodes.ILOAD, 2);
-    mv.visitVarInsn(Opcodes.ALOAD, 0);
+    mv.visitVarInsn(Opcodes.ALOAD, lengthOf);
     mv.visitInsn(Opcodes.ARRAYLENGTH);
     mv.visitJumpInsn(Opcodes.IF_ICMPGE, exit);
     return mv;
@@ -204,7 +192,7 @@ class UnusualClassFilesTest {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
     Label head = new Label();
     Label exit = new Label();
-    MethodVisitor mv = loopHead(cw, version, name, head, exit);
+    MethodVisitor mv = loopHead(cw, version, name, "([I[I)V", 0, head, exit);
     mv.visitVarInsn(Opcodes.ALOAD, 1);
     mv.visitVarInsn(Opcodes.ILOAD, 2);
     mv.visitVarInsn(Opcodes.ALOAD, 0);
@@ -213,6 +201,11 @@ class UnusualClassFilesTest {
     mv.visitInsn(Opcodes.ICONST_2);
     mv.visitInsn(Opcodes.IMUL);
     mv.visitInsn(Opcodes.IASTORE);
+    return loopTail(cw, mv, head, exit);
+  }
+
+  /** Ends the loop {@link #loopHead} started: {@code i++; goto head; exit: return}; returns the class file. */
+  private static byte[] loopTail(ClassWriter cw, MethodVisitor mv, Label head, Label exit) {
     mv.visitIincInsn(2, 1);
     mv.visitJumpInsn(Opcodes.GOTO, head);
     mv.visitLabel(exit);
@@ -229,7 +222,7 @@ class UnusualClassFilesTest {
     Label head = new Label();
     Label exit = new Label();
     Label sub = new Label();
-    MethodVisitor mv = loopHead(cw, Opcodes.V1_4, name, head, exit);
+    MethodVisitor mv = loopHead(cw, Opcodes.V1_4, name, "([I[I)V", 0, head, exit);
     mv.visitJumpInsn(Opcodes.JSR, sub);
     mv.visitIincInsn(2, 1);
     mv.visitJumpInsn(Opcodes.GOTO, head);
