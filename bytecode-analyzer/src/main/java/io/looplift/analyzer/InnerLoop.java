@@ -87,11 +87,12 @@ final class InnerLoop {
         ivarLeft = side == 0;
         headerStep = 0;
       } else {
-        CarriedVar moved = movedInTest(probed[side], probe, id);
+        LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe,
+            x -> x instanceof CarriedVar c && c.loop() == id ? c.slot() : -1);
         if (moved == null) continue;
-        ivar = moved.slot();
+        ivar = moved.local();
         ivarLeft = side == 0;
-        headerStep = ((Const) LoopAnalyzer.incrementOf(probed[side].node(), moved)).intValue();
+        headerStep = moved.by();
       }
     }
     if (ivar < 0) {
@@ -142,6 +143,7 @@ final class InnerLoop {
     } catch (Rejection r) {
       // Again with the loop's other induction variables as functions of its variable, if it has any.
       body.closeLoop();
+      if (!body.notAffine) throw r;
       Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer, start, headerStep);
       // Those read after the loop stay carried values, whose final values the nest keeps.
       LoopAnalyzer.keepDeadAfter(inductions, Liveness.liveAtEntry(m, exit), r,
@@ -312,29 +314,11 @@ final class InnerLoop {
    * A bound guards can check: affine in the enclosing loops' variables, or the length of a row
    * ({@code j < r.length}).
    */
-  private static void checkBound(Node bound, String what) {
+  private void checkBound(Node bound, String what) {
     if (Affine.of(bound) != null) return;
     if (bound instanceof Length len && Affine.of(len.row()) != null) return;
+    body.notAffine = true;
     throw new Rejection("has an inner loop whose " + what + " is not affine in the enclosing loop variables");
-  }
-
-  /**
-   * The value loop {@code id} carries that {@code v} is, moved by a constant in the exit test before the test
-   * read it ({@code --k >= 0}; {@code afterTest}, the path after the test, holds the same value), else null.
-   */
-  private static CarriedVar movedInTest(SymValue v, SymFrame afterTest, int id) {
-    CarriedVar found = null;
-    for (Node x : Nodes.postOrder(List.of(v.node()))) {
-      if (x instanceof CarriedVar c && c.loop() == id) {
-        if (found != null && !found.equals(c)) return null;
-        found = c;
-      }
-    }
-    if (found == null || found.type() != io.looplift.ir.Type.INT) return null;
-    SymValue local = afterTest.getLocal(found.slot());
-    boolean moved = local.isPrimitive() && local.node().equals(v.node())
-        && LoopAnalyzer.incrementOf(v.node(), found) instanceof Const d && d.intValue() != 0;
-    return moved ? found : null;
   }
 
   /** True when {@code n} reads loop {@code id}'s variable or a value it carries. */

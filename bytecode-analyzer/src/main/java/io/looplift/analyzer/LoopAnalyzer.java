@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -171,11 +172,11 @@ final class LoopAnalyzer {
         ivarLeft = side == 0;
         headerStep = 0;
       } else {
-        Acc moved = movedInTest(v, st);
+        MovedInTest moved = movedInTest(v, st, x -> x instanceof Acc a ? a.index() : -1);
         if (moved == null) continue;
-        ivar = moved.index();
+        ivar = moved.local();
         ivarLeft = side == 0;
-        headerStep = ((Const) incrementOf(v.node(), moved)).intValue();
+        headerStep = moved.by();
       }
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
@@ -193,6 +194,7 @@ final class LoopAnalyzer {
       end = walkBody(loop, jump, continueOnJump, body, initialFrame(body, entryFrame, written, ivar, headerStep),
           ivar, headerStep);
     } catch (Rejection r) {
+      if (!body.notAffine) throw r;
       LoopBody probing = new LoopBody();
       probing.probing = true;
       Map<Integer, Induction> inductions;
@@ -233,24 +235,30 @@ final class LoopAnalyzer {
         end, written, entryFrame, nest);
   }
 
+  /** An int local that an exit test moves by {@code by} before comparing it. */
+  record MovedInTest(int local, int by) {}
+
   /**
-   * The local {@code v} is an int local moved by a constant in the exit test before the test reads it
-   * ({@code --k >= 0}: {@code v} is the local's value after the test, on path {@code afterTest}), as that
-   * local's {@link Acc}; else null.
+   * The int local whose value at the top of an iteration {@code slot} names (its local's index, -1 for any
+   * other node), when {@code v} is that value moved by a constant in the exit test before the test read it
+   * ({@code --k >= 0}; {@code afterTest}, the path after the test, holds {@code v} in that local); else null.
    */
-  private static Acc movedInTest(SymValue v, SymFrame afterTest) {
-    Acc found = null;
+  static MovedInTest movedInTest(SymValue v, SymFrame afterTest, ToIntFunction<Node> slot) {
+    Node found = null;
     for (Node x : Nodes.postOrder(List.of(v.node()))) {
-      if (x instanceof Acc a) {
-        if (found != null && !found.equals(a)) return null;
-        found = a;
-      }
+      if (slot.applyAsInt(x) < 0) continue;
+      if (found != null && !found.equals(x)) return null;
+      found = x;
     }
-    if (found == null || found.type() != io.looplift.ir.Type.INT || found.index() >= afterTest.getLocals()) return null;
-    SymValue local = afterTest.getLocal(found.index());
-    boolean moved = local.isPrimitive() && local.node().equals(v.node())
-        && incrementOf(v.node(), found) instanceof Const d && d.intValue() != 0;
-    return moved ? found : null;
+    if (found == null || found.type() != io.looplift.ir.Type.INT || slot.applyAsInt(found) >= afterTest.getLocals()) {
+      return null;
+    }
+    SymValue local = afterTest.getLocal(slot.applyAsInt(found));
+    if (local.isPrimitive() && local.node().equals(v.node())
+        && incrementOf(v.node(), found) instanceof Const d && d.intValue() != 0) {
+      return new MovedInTest(slot.applyAsInt(found), d.intValue());
+    }
+    return null;
   }
 
   /**

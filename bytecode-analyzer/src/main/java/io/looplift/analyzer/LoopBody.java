@@ -73,6 +73,11 @@ final class LoopBody {
    * that is not affine is then passed over instead of rejected.
    */
   boolean probing;
+  /**
+   * Set when a walk found an index, or an inner loop's bound, that is not affine: only such a failure may
+   * go away once induction variables are known, so only then is the probing walk worth its cost.
+   */
+  boolean notAffine;
   /** The epoch (see {@link io.looplift.ir.Load#epoch()}) in which each statement's own nodes are computed. */
   final Map<Stmt, Integer> epochs = new IdentityHashMap<>();
   /** The epoch in which each inner loop's carried updates are computed, by loop id. */
@@ -195,6 +200,7 @@ final class LoopBody {
     Affine row = e.row() == null ? null : Affine.of(e.row());
     if (index == null || (e.row() != null && row == null)) {
       if (probing) return;
+      notAffine = true;
       throw new Rejection((write ? "writes" : "reads") + " an array at an index that is not affine in the loop"
           + " variables (indirect or non-linear access)");
     }
