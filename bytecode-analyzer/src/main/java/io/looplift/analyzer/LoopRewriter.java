@@ -1,6 +1,8 @@
 package io.looplift.analyzer;
 
 import io.looplift.bridge.LoopBridge;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -365,17 +367,39 @@ final class LoopRewriter {
     return LoopAnalyzer.loadOpcode(t) - Opcodes.ILOAD + Opcodes.ISTORE;
   }
 
-  /** Puts a sync before the first instruction after {@code exit} that could observe deferred work. */
+  /**
+   * Puts a sync before the first instruction on every path from {@code exit} that could observe deferred
+   * work. The paths run through local-only code, its jumps and branches (a time-step loop around rewritten
+   * loops goes back to the next one's preamble without a sync, so that its steps queue together) and end at
+   * a rewritten loop's preamble, which needs none.
+   */
   private static void insertSync(InsnList il, LabelNode exit, Set<LabelNode> preambles, Set<AbstractInsnNode> synced,
       Scratch scratch) {
-    for (AbstractInsnNode in = exit; in != null; in = in.getNext()) {
-      int op = in.getOpcode();
-      if (op < 0) continue;
-      if (op == Opcodes.GOTO && preambles.contains(((JumpInsnNode) in).label)) return;
-      if (isLocalOnly(in)) continue;
-      if (synced.add(in)) il.insertBefore(in, syncIfPending(scratch));
-      return;
+    Deque<AbstractInsnNode> paths = new ArrayDeque<>(List.of(exit));
+    Set<AbstractInsnNode> seen = new HashSet<>();
+    while (!paths.isEmpty()) {
+      for (AbstractInsnNode in = paths.pop(); in != null && seen.add(in); in = in.getNext()) {
+        if (in instanceof LabelNode l && preambles.contains(l)) break;
+        int op = in.getOpcode();
+        if (op < 0) continue;
+        if (op == Opcodes.GOTO) {
+          paths.push(((JumpInsnNode) in).label);
+          break;
+        }
+        if (isLocalBranch(op)) {
+          paths.push(((JumpInsnNode) in).label);
+          continue;
+        }
+        if (isLocalOnly(in)) continue;
+        if (synced.add(in)) il.insertBefore(in, syncIfPending(scratch));
+        break;
+      }
     }
+  }
+
+  /** Conditional jumps on values of the operand stack: they touch nothing else and cannot throw. */
+  private static boolean isLocalBranch(int op) {
+    return (op >= Opcodes.IFEQ && op <= Opcodes.IF_ACMPNE) || op == Opcodes.IFNULL || op == Opcodes.IFNONNULL;
   }
 
   /** Instructions that touch only locals and the operand stack and cannot throw. */

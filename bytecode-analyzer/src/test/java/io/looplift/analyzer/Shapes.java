@@ -134,4 +134,23 @@ public class Shapes {
     for (int i = 0; i < d.length; i++) s = s * 31 + iout[i] + lout[i] + cout[i];
     return s;
   }
+
+  /** Time steps: two loops handing arrays to each other inside a loop that is not offloaded. */
+  public static int timeSteps(double[] a, double[] b, int steps) {
+    for (int t = 0; t < steps; t++) {
+      for (int i = 0; i < a.length; i++) b[i] = a[i] * 0.5 + 1;
+      for (int i = 0; i < a.length; i++) a[i] = b[i] - 0.25;
+    }
+    return steps;
+  }
+
+  /** Time steps that read a result after every step. */
+  public static double timeStepsRead(double[] a, double[] b, int steps) {
+    double s = 0;
+    for (int t = 0; t < steps; t++) {
+      for (int i = 0; i < a.length; i++) b[i] = a[i] * 0.5 + 1;
+      s += b[t];
+    }
+    return s;
+  }
 }
