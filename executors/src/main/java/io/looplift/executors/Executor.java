@@ -22,6 +22,14 @@ public interface Executor extends AutoCloseable {
    */
   void execute(Launch launch, ExecutionOptions options) throws ExecutionException;
 
+  /**
+   * A session for the launches of one flush that keeps their arrays on this executor's device between them,
+   * or null when the executor keeps nothing between launches (the default).
+   */
+  default FlushSession session() {
+    return null;
+  }
+
   /** Frees threads and device resources; launches after this fail. */
   @Override
   void close();

@@ -30,6 +30,8 @@ final class FlushWork implements ScheduledWork {
   private final Object[] reads;
   private final Object[] writes;
   private final long bytes;
+  /** How many launches the work makes at most: its kernels and its loops run one by one. */
+  private final int launches;
   /** The storage given to placeholders, one array each, shared by every kernel of the work. */
   private final Map<TempArray, Object> temporaries = new IdentityHashMap<>();
 
@@ -46,8 +48,10 @@ final class FlushWork implements ScheduledWork {
     List<Object> r = new ArrayList<>();
     List<Object> w = new ArrayList<>();
     long b = 0;
+    int n = unfused.size();
     for (Segment s : segments) {
       List<KernelSpec> kernels = s.program().sequence.kernels();
+      n += kernels.size();
       for (int k = 0; k < kernels.size(); k++) {
         int[] ids = kernels.get(k).arrayIds();
         for (int slot = 0; slot < ids.length; slot++) {
@@ -71,6 +75,7 @@ final class FlushWork implements ScheduledWork {
     this.reads = r.toArray();
     this.writes = w.toArray();
     this.bytes = b;
+    this.launches = n;
   }
 
   private static void addOnce(List<Object> list, Object array) {
@@ -91,13 +96,18 @@ final class FlushWork implements ScheduledWork {
 
   @Override
   public void run() {
-    for (Segment s : segments) runSegment(s);
-    for (PendingLoop l : unfused) runAlone(l);
+    FlushSessions sessions = runner.sessions(launches);
+    try {
+      for (Segment s : segments) runSegment(s, sessions);
+      for (PendingLoop l : unfused) runAlone(l, sessions);
+    } finally {
+      runner.finish(sessions);
+    }
   }
 
-  private void runSegment(Segment s) {
+  private void runSegment(Segment s, FlushSessions sessions) {
     Object[] byId = s.arraysById().clone();
-    for (int id : s.program().sequence.materialized()) byId[id] = storage(byId[id]);
+    for (int id : s.program().sequence.materialized()) byId[id] = storage(byId[id], sessions);
     List<long[]> params = new ArrayList<>(s.loops().size());
     List<long[]> accs = new ArrayList<>(s.loops().size());
     for (PendingLoop l : s.loops()) {
@@ -118,22 +128,22 @@ final class FlushWork implements ScheduledWork {
       for (int l : spec.loops()) members.add(s.loops().get(l));
       Launch launch = new Launch(spec.template(), spec.bindArrays(byId), spec.bindParams(params),
           spec.bindAccumulators(accs), range.launch.start(), range.launch.step(), range.launch.trips());
-      if (runner.run(launch, s.program().kernelNames[k], members)) {
+      if (runner.run(launch, s.program().kernelNames[k], members, sessions)) {
         spec.scatterAccumulators(launch.accumulators(), accs);
         for (PendingLoop l : members) l.complete();
       } else {
-        for (PendingLoop l : members) runAlone(l);
+        for (PendingLoop l : members) runAlone(l, sessions);
       }
     }
   }
 
   /** Runs one loop as its own kernel, its placeholders given storage. */
-  private void runAlone(PendingLoop l) {
+  private void runAlone(PendingLoop l, FlushSessions sessions) {
     Object[] arrays = l.launch.arrays().clone();
-    for (int a = 0; a < arrays.length; a++) arrays[a] = storage(arrays[a]);
+    for (int a = 0; a < arrays.length; a++) arrays[a] = storage(arrays[a], sessions);
     Launch launch = new Launch(l.launch.template(), arrays, l.launch.params(), l.launch.accumulators(),
         l.launch.start(), l.launch.step(), l.launch.trips());
-    if (runner.run(launch, l.entry.where() + "#" + l.siteId, List.of(l))) {
+    if (runner.run(launch, l.entry.where() + "#" + l.siteId, List.of(l), sessions)) {
       l.complete();
     } else {
       log.warnOnce("lost " + l.siteId,
@@ -141,8 +151,16 @@ final class FlushWork implements ScheduledWork {
     }
   }
 
-  /** The array itself, or for a placeholder the array standing in for it (allocated on first use). */
-  private Object storage(Object array) {
-    return array instanceof TempArray t ? temporaries.computeIfAbsent(t, TempArray::allocate) : array;
+  /**
+   * The array itself, or for a placeholder the array standing in for it (allocated on first use), which the
+   * program never reads: {@code sessions} (null for none) need not give it back.
+   */
+  private Object storage(Object array, FlushSessions sessions) {
+    if (!(array instanceof TempArray t)) return array;
+    return temporaries.computeIfAbsent(t, temp -> {
+      Object storage = temp.allocate();
+      if (sessions != null) sessions.unread(storage);
+      return storage;
+    });
   }
 }

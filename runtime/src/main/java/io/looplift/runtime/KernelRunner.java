@@ -3,6 +3,7 @@ package io.looplift.runtime;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
+import io.looplift.executors.FlushSession;
 import io.looplift.executors.Launch;
 import io.looplift.executors.select.Choice;
 import io.looplift.executors.select.Offload;
@@ -54,11 +55,33 @@ final class KernelRunner {
   }
 
   /**
+   * Sessions for a work of {@code launches} launches, or null when they would gain nothing (a single launch)
+   * or must not be used (verify mode checks each launch's results in the program's arrays at once).
+   */
+  FlushSessions sessions(int launches) {
+    return launches < 2 || verifier != null ? null : new FlushSessions();
+  }
+
+  /**
+   * Makes the results of {@code sessions}' launches the program's and frees them; called when the work is
+   * done (or failed), with what {@link #sessions} gave.
+   */
+  void finish(FlushSessions sessions) {
+    if (sessions == null) return;
+    try {
+      commit(sessions, null);
+    } finally {
+      sessions.close();
+    }
+  }
+
+  /**
    * Runs {@code launch}, the kernel named {@code kernel} computing {@code loops}; returns false when every
    * executor failed (none of them wrote anything, by the executor contract). A kernel of one loop runs on
-   * what was chosen for that loop at its site; a kernel of several is chosen for here.
+   * what was chosen for that loop at its site; a kernel of several is chosen for here. With
+   * {@code sessions} (null for none), an executor's session runs the launch when it takes it.
    */
-  boolean run(Launch launch, String kernel, List<PendingLoop> loops) {
+  boolean run(Launch launch, String kernel, List<PendingLoop> loops, FlushSessions sessions) {
     boolean alone = loops.size() == 1 && loops.get(0).decision != null;
     if (!alone) {
       // The loops' own choices are not what runs: their sites learn nothing from this launch.
@@ -71,16 +94,25 @@ final class KernelRunner {
     Choice choice = decision == null ? null : decision.choice();
     while (choice != null && !choice.bytecode()) {
       Executor x = selections.executor(choice);
-      String error = x == null ? "not open" : attempt(x, launch, kernel, loops, decision, choice);
+      String error = x == null ? "not open" : attempt(x, launch, kernel, loops, decision, choice, sessions);
       if (error == null) return true;
       if (x != null) failed.add(x);
       choice = decision.selection().failed(choice, error).orElse(null);
     }
+    return runElsewhere(launch, kernel, loops, failed, sessions);
+  }
+
+  /**
+   * Runs {@code launch} on the open executors that support it, in order of preference, but not on those
+   * {@code failed}; returns false when none could.
+   */
+  private boolean runElsewhere(Launch launch, String kernel, List<PendingLoop> loops, List<Executor> failed,
+      FlushSessions sessions) {
     // Nothing chosen is left (or the bytecode, which loops already queued cannot go back to).
     for (Offload o : selections.open()) {
       Executor x = o.executor();
       if (failed.contains(x) || !x.supports(launch.template(), options)) continue;
-      if (attempt(x, launch, kernel, loops, null, null) == null) return true;
+      if (attempt(x, launch, kernel, loops, null, null, sessions) == null) return true;
     }
     return false;
   }
@@ -91,18 +123,24 @@ final class KernelRunner {
    * pay, goes to the selection when {@code decision} made {@code choice}; a wrong one drops the executor there.
    */
   private String attempt(Executor x, Launch launch, String kernel, List<PendingLoop> loops,
-      Selections.Decision decision, Choice choice) {
+      Selections.Decision decision, Choice choice, FlushSessions sessions) {
     if (verifier != null && verifier.takenOff(kernel, x)) return "differed from the reference executor before";
+    FlushSession session = sessions == null ? null : sessions.of(x, launch);
+    if (sessions != null) commit(sessions, session);
     LaunchCopy before = verifier == null ? null : verifier.copy(launch, kernel, x);
     long t0 = clock.getAsLong();
     try {
-      x.execute(launch, options);
+      if (session != null) session.execute(launch, options);
+      else x.execute(launch, options);
     } catch (ExecutionException e) {
       log.debugOnce("exec " + x.name() + " " + kernel, x.name() + " failed on " + loops.get(0).entry.where() + ": "
           + e.getMessage() + "; trying the next executor");
+      if (session != null) runAgain(sessions.lost(), sessions);
       return e.getMessage();
     }
     long nanos = clock.getAsLong() - t0;
+    if (session != null) sessions.ran(session, x, launch, kernel, loops);
+    else if (sessions != null) sessions.changed(written(launch));
     recordRun(x, launch, kernel, loops, nanos);
     boolean right = before == null || verifier.check(before, launch, kernel, x, loops);
     if (decision == null) return null;
@@ -115,6 +153,43 @@ final class KernelRunner {
     }
     profiler.kernelSelection(kernel, () -> Selections.info(decision.selection()));
     return null;
+  }
+
+  /**
+   * Commits the launches of the session holding some, unless it is {@code next} (which runs the next launch
+   * and may go on holding them); when that fails, runs them again elsewhere.
+   */
+  private void commit(FlushSessions sessions, FlushSession next) {
+    FlushSession active = sessions.active();
+    if (active == null || active == next) return;
+    try {
+      FlushSession.Transfer t = active.commit();
+      profiler.kernelDevice(sessions.lastKernel(), t.nanos(), t.bytes(), 0);
+      sessions.committed();
+    } catch (ExecutionException e) {
+      log.debugOnce("commit " + sessions.lastKernel(), "reading results back failed after " + sessions.lastKernel() + ": "
+          + e.getMessage() + "; running its flush's launches again elsewhere");
+      runAgain(sessions.lost(), sessions);
+    }
+  }
+
+  /** Runs launches whose results a failed session lost again, in order, on other executors. */
+  private void runAgain(List<FlushSessions.Uncommitted> lost, FlushSessions sessions) {
+    for (FlushSessions.Uncommitted u : lost) {
+      if (!runElsewhere(u.launch(), u.kernel(), u.loops(), List.of(u.executor()), sessions)) {
+        log.warnOnce("lost " + u.kernel(), "could not run the loop at " + u.loops().get(0).entry.where()
+            + " again after its device failed; its results may be missing");
+      }
+    }
+  }
+
+  /** The arrays {@code launch} may write. */
+  private static Object[] written(Launch launch) {
+    List<Object> written = new ArrayList<>();
+    for (int a = 0; a < launch.arrays().length; a++) {
+      if (launch.template().writes(a)) written.add(launch.arrays()[a]);
+    }
+    return written.toArray();
   }
 
   private void recordRun(Executor x, Launch launch, String kernel, List<PendingLoop> loops, long nanos) {

@@ -72,7 +72,7 @@ class VerifierTest {
   private boolean run(KernelRunner runner, String kernel, Launch launch) {
     int id = sites.register(new LoopSite("com.acme.Foo", "bar", "([D[D)V", 42, "map", launch.template(),
         new LoopShape(Cond.LT, 1), null));
-    return runner.run(launch, kernel, List.of(new PendingLoop(id, sites.get(id), launch, null)));
+    return runner.run(launch, kernel, List.of(new PendingLoop(id, sites.get(id), launch, null)), null);
   }
 
   /** {@code out[i] = in[i] * p0} over doubles. */

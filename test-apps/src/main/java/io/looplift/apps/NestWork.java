@@ -6,7 +6,8 @@ import java.util.Random;
  * Work done in loop nests, the way numeric Java is usually written: an image pipeline (a 3x3 box blur, a
  * Sobel edge magnitude, a per-row normalization of a matrix of features), a k-nearest-neighbour search over
  * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
- * of each query), a small dense matrix product, and column sums. Deterministic: fixed seed, results printed
+ * of each query), a small dense matrix product, column sums, and heat diffusion stepped in one method (its
+ * sweeps queue together). Deterministic: fixed seed, results printed
  * as exact bits.
  */
 public final class NestWork {
@@ -105,6 +106,25 @@ public final class NestWork {
     }
   }
 
+  /**
+   * Heat diffusion: {@code steps} pairs of sweeps, each averaging a cell's four neighbours, from {@code a}
+   * into {@code b} and back. No read between the sweeps, so they reach the pipeline as one flush.
+   */
+  static void diffuse(float[] a, float[] b, int w, int h, int steps) {
+    for (int t = 0; t < steps; t++) {
+      for (int y = 1; y < h - 1; y++) {
+        for (int x = 1; x < w - 1; x++) {
+          b[y * w + x] = 0.25f * (a[y * w + x - 1] + a[y * w + x + 1] + a[(y - 1) * w + x] + a[(y + 1) * w + x]);
+        }
+      }
+      for (int y = 1; y < h - 1; y++) {
+        for (int x = 1; x < w - 1; x++) {
+          a[y * w + x] = 0.25f * (b[y * w + x - 1] + b[y * w + x + 1] + b[(y - 1) * w + x] + b[(y + 1) * w + x]);
+        }
+      }
+    }
+  }
+
   /** A gamma-like curve over an image, row by row through a running pixel index. */
   static void curve(float[] in, float[] out, int w, int h) {
     for (int y = 0; y < h; y++) {
@@ -191,5 +211,12 @@ public final class NestWork {
     System.out.println("planes " + Digest.of(red) + " " + Digest.of(green) + " " + Digest.of(blue));
     curve(red, green, w, h);
     System.out.println("curve " + Digest.of(green));
+
+    float[] heat = red.clone();
+    float[] scratch = red.clone();
+    for (int round = 0; round < 2; round++) {
+      diffuse(heat, scratch, w, h, 8);
+      System.out.println("heat " + round + " " + Digest.of(heat) + " " + Digest.of(scratch));
+    }
   }
 }

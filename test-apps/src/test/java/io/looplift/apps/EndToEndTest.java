@@ -62,6 +62,23 @@ class EndToEndTest {
   }
 
   /**
+   * NestWork's heat diffusion steps 8 pairs of sweeps in one method: on OpenCL the 16 launches of a flush
+   * move each array to the device once and back once, not at every launch (without that, each launch
+   * copies its two arrays in and one back).
+   */
+  @Test
+  void openclKeepsTheArraysOfAFlushOnTheDevice() throws Exception {
+    LoopReport report = assertUnderAgent(ProgramCatalog.NEST_WORK, "executor=opencl,", null);
+    OpenClRequirement.require(!report.devices().isEmpty(), "the report lists no OpenCL device");
+    List<LoopReport.Kernel> sweeps = report.kernels().stream().filter(k -> k.id().contains(".diffuse:")).toList();
+    long launches = sweeps.stream().mapToLong(LoopReport.Kernel::launches).sum();
+    long bytes = sweeps.stream().mapToLong(LoopReport.Kernel::transferBytes).sum();
+    long array = 640L * 480 * Float.BYTES;
+    assertEquals(32, launches, () -> "2 rounds of 16 sweeps on OpenCL: " + sweeps);
+    assertTrue(bytes <= 2 * 4 * array, () -> bytes + " bytes moved by " + sweeps);
+  }
+
+  /**
    * A program that repeats loop sequences: the trace cache and the region (macro) cache hit from the second
    * round on, and some kernel computes several loops at once.
    */

@@ -26,15 +26,21 @@ final class LoopReport {
     }
   }
 
+  /** One entry of {@code kernels}: its id, how often it ran, and the bytes it moved to and from a device. */
+  record Kernel(String id, long launches, long transferBytes) {}
+
   private final List<Loop> loops;
   private final List<?> devices;
   private final Map<?, ?> traceCache;
+  private final List<Kernel> kernels;
   private final List<Integer> kernelSizes;
 
-  private LoopReport(List<Loop> loops, List<?> devices, Map<?, ?> traceCache, List<Integer> kernelSizes) {
+  private LoopReport(List<Loop> loops, List<?> devices, Map<?, ?> traceCache, List<Kernel> kernels,
+      List<Integer> kernelSizes) {
     this.loops = loops;
     this.devices = devices;
     this.traceCache = traceCache;
+    this.kernels = kernels;
     this.kernelSizes = kernelSizes;
   }
 
@@ -49,18 +55,27 @@ final class LoopReport {
     if (!(top.get("loops") instanceof List<?> entries)) throw new AssertionError("report has no loops array");
     List<Loop> loops = new ArrayList<>();
     for (Object e : entries) loops.add(loop(asMap(e, "loop")));
+    List<Kernel> kernelList = new ArrayList<>();
     List<Integer> kernelSizes = new ArrayList<>();
     for (Object k : kernels) {
-      if (!(asMap(k, "kernel").get("loops") instanceof List<?> served)) throw new AssertionError("kernel without loops: " + k);
+      Map<?, ?> kernel = asMap(k, "kernel");
+      if (!(kernel.get("loops") instanceof List<?> served)) throw new AssertionError("kernel without loops: " + k);
       kernelSizes.add(served.size());
+      kernelList.add(new Kernel(String.valueOf(kernel.get("id")), number(kernel, "launches"),
+          number(kernel, "transferBytes")));
     }
     return new LoopReport(List.copyOf(loops), top.get("devices") instanceof List<?> d ? d : List.of(), traceCache,
-        List.copyOf(kernelSizes));
+        List.copyOf(kernelList), List.copyOf(kernelSizes));
   }
 
   /** A counter of the report's {@code traceCache} object. */
   long traceCache(String counter) {
     return number(traceCache, counter);
+  }
+
+  /** The report's kernels. */
+  List<Kernel> kernels() {
+    return kernels;
   }
 
   /** For each kernel of the report, how many distinct loop sites it served. */

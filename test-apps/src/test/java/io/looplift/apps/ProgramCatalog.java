@@ -198,7 +198,8 @@ final class ProgramCatalog {
       nest("NestWork", "matmul"),
       nest("NestWork", "columnSums"),
       map("NestWork", "deinterleave"),
-      nest("NestWork", "curve")));
+      nest("NestWork", "curve"),
+      nest("NestWork", "diffuse")));
 
   /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
   static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(

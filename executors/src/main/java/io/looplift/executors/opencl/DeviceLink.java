@@ -2,6 +2,7 @@ package io.looplift.executors.opencl;
 
 import io.looplift.executors.ExecutionException;
 import io.looplift.progen.opencl.OpenClKernel;
+import java.util.List;
 
 /**
  * How an {@link OpenClExecutor} reaches its device: shared memory to stage a launch's arrays in, and a way
@@ -25,6 +26,18 @@ public interface DeviceLink extends AutoCloseable {
    *     what its pieces hold
    */
   LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException;
+
+  /**
+   * Copies the read-back range of each of {@code buffers}, which the device keeps (see
+   * {@link KernelLaunch.Buffer#kept}), into its pieces; returns the nanoseconds the copies took.
+   *
+   * @throws ExecutionException when the copies did not complete; the caller must then not use what the
+   *     pieces hold
+   */
+  long read(List<KernelLaunch.Buffer> buffers) throws ExecutionException;
+
+  /** Frees the buffers the device keeps under {@code handles}; waits for nothing, never fails. */
+  void release(long[] handles);
 
   /** False once the link has failed for good (its device side died or stopped answering) or was closed. */
   boolean usable();

@@ -38,12 +38,16 @@ public record KernelLaunch(List<Arg> args, List<Dimension> range) {
    * A {@code __global} buffer.
    *
    * @param pieces where its bytes lie in shared memory, in order; together they are the whole buffer
-   * @param upload the device buffer starts as a copy of the pieces (otherwise its contents are undefined)
+   * @param upload the device buffer starts as a copy of the pieces (otherwise its contents are undefined, or
+   *     for a kept buffer what the device holds)
    * @param written the kernel may write the buffer
    * @param readFrom the first byte copied back into the pieces after the kernel
    * @param readLength how many bytes are copied back; 0 for none
+   * @param kept a handle, not 0, under which the device keeps the buffer after the launch until
+   *     {@link DeviceLink#release}, and finds it again when a later launch or {@link DeviceLink#read} names
+   *     the handle; 0 for a buffer freed with its launch
    */
-  public record Buffer(List<Piece> pieces, boolean upload, boolean written, long readFrom, long readLength)
+  public record Buffer(List<Piece> pieces, boolean upload, boolean written, long readFrom, long readLength, long kept)
       implements Arg {
     public Buffer {
       pieces = List.copyOf(pieces);
@@ -52,6 +56,11 @@ public record KernelLaunch(List<Arg> args, List<Dimension> range) {
         throw new IllegalArgumentException("buffer of " + bytes + " bytes, read back " + readFrom + "+" + readLength
             + (written ? "" : ", read-only"));
       }
+    }
+
+    /** A buffer freed with its launch. */
+    public Buffer(List<Piece> pieces, boolean upload, boolean written, long readFrom, long readLength) {
+      this(pieces, upload, written, readFrom, readLength, 0);
     }
 
     /** The buffer's size in bytes. */

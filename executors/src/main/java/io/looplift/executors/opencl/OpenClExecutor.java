@@ -3,6 +3,7 @@ package io.looplift.executors.opencl;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
+import io.looplift.executors.FlushSession;
 import io.looplift.executors.Launch;
 import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.Reduction;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -62,6 +64,7 @@ public final class OpenClExecutor implements Executor {
     }
   }; // guarded by itself
   private final LongAdder launches = new LongAdder();
+  private final AtomicLong handles = new AtomicLong();
   private final LongAdder kernelNanos = new LongAdder();
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private boolean closed; // guarded by lifecycle's write lock
@@ -95,6 +98,27 @@ public final class OpenClExecutor implements Executor {
 
   @Override
   public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+    execute(launch, options, null);
+  }
+
+  /** A session keeping a flush's arrays on this executor's device between its launches. */
+  @Override
+  public FlushSession session() {
+    return session(DeviceSession.MAX_KEPT_BYTES);
+  }
+
+  /** A session keeping at most {@code maxKeptBytes} of arrays on the device. */
+  DeviceSession session(long maxKeptBytes) {
+    return new DeviceSession(this, link, maxKeptBytes);
+  }
+
+  /** A handle for a buffer the device keeps, unique on this executor's link. */
+  long nextHandle() {
+    return handles.incrementAndGet();
+  }
+
+  /** Runs {@code launch}, with its arrays kept by {@code session} unless that is null. */
+  void execute(Launch launch, ExecutionOptions options, DeviceSession session) throws ExecutionException {
     LoopTemplate template = launch.template();
     Optional<String> why = OpenClGenerator.rejection(template, options.reassociate(), options.ulp(), features);
     if (why.isPresent()) throw new ExecutionException("opencl cannot run this loop: " + why.get());
@@ -102,7 +126,7 @@ public final class OpenClExecutor implements Executor {
     lifecycle.readLock().lock();
     try {
       if (closed) throw new ExecutionException("opencl executor closed");
-      run(launch, kernel(template));
+      run(launch, kernel(template), session);
     } finally {
       lifecycle.readLock().unlock();
     }
@@ -124,8 +148,11 @@ public final class OpenClExecutor implements Executor {
     }
   }
 
-  /** Stages the arrays, runs the kernel through the link, and only then writes the results back. */
-  private void run(Launch launch, Compiled compiled) throws ExecutionException {
+  /**
+   * Stages the arrays, runs the kernel through the link, and only then writes the results back; with a
+   * {@code session}, the arrays are the session's and only it reads them back, later.
+   */
+  private void run(Launch launch, Compiled compiled, DeviceSession session) throws ExecutionException {
     LaunchGeometry geometry = LaunchGeometry.of(compiled.layout(), launch, workGroupSize);
     if (geometry.empty()) return;
     LoopTemplate t = launch.template();
@@ -135,6 +162,7 @@ public final class OpenClExecutor implements Executor {
     for (int a = 0; a < t.arrays().size(); a++) {
       ArrayArgument argument = ArrayArgument.of(launch, a, reach);
       arrays.add(argument);
+      if (session != null) continue;
       for (long bytes : argument.blockBytes()) blockBytes.add(bytes);
     }
     int partialsFrom = blockBytes.size();
@@ -144,7 +172,8 @@ public final class OpenClExecutor implements Executor {
       List<KernelLaunch.Arg> args = new ArrayList<>();
       List<List<Staging.Block>> blocks = new ArrayList<>();
       int next = 0;
-      for (ArrayArgument argument : arrays) {
+      if (session != null) args.addAll(session.buffers(arrays.stream().map(PlainArray.class::cast).toList()));
+      for (ArrayArgument argument : session != null ? List.<ArrayArgument>of() : arrays) {
         List<Staging.Block> own = new ArrayList<>();
         for (int b = 0; b < argument.blockBytes().length; b++) own.add(staging.block(next++));
         blocks.add(own);
@@ -162,8 +191,12 @@ public final class OpenClExecutor implements Executor {
       launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes(args),
           timings.kernelNanos());
 
-      // The device side succeeded: from here on the results become the program's.
-      for (int a = 0; a < arrays.size(); a++) arrays.get(a).collect(blocks.get(a));
+      // The device side succeeded: from here on the results become the program's (or the session's).
+      if (session != null) {
+        session.ran(arrays.stream().map(PlainArray.class::cast).toList());
+      } else {
+        for (int a = 0; a < arrays.size(); a++) arrays.get(a).collect(blocks.get(a));
+      }
       for (int r = 0; r < t.reductions().size(); r++) {
         combine(t.reductions().get(r), staging.block(partialsFrom + r), geometry.groups(), launch);
       }

@@ -31,8 +31,7 @@ final class PlainArray implements ArrayArgument {
 
   @Override
   public long[] blockBytes() {
-    // OpenCL has no empty buffers: an empty array gets one unused element.
-    return new long[] {(long) Math.max(1, Array.getLength(array)) * size};
+    return new long[] {StagedArrays.blockBytes(array)};
   }
 
   @Override
@@ -40,6 +39,30 @@ final class PlainArray implements ArrayArgument {
     Staging.Block block = blocks.get(0);
     StagedArrays.upload(array, block, 0);
     return List.of(new KernelLaunch.Buffer(block.pieces(), true, written, (long) from * size, (long) (to - from) * size));
+  }
+
+  /**
+   * The kernel argument for a buffer the device keeps under {@code handle} in {@code block}, read back only
+   * later ({@link DeviceSession}): the array is copied in when {@code upload}, else the device's copy is used.
+   */
+  KernelLaunch.Buffer kept(Staging.Block block, boolean upload, long handle) {
+    if (upload) StagedArrays.upload(array, block, 0);
+    return new KernelLaunch.Buffer(block.pieces(), upload, written, 0, 0, handle);
+  }
+
+  /** The array. */
+  Object array() {
+    return array;
+  }
+
+  /** The first element the kernel may write. */
+  int writtenFrom() {
+    return from;
+  }
+
+  /** One past the last element the kernel may write; {@link #writtenFrom} when it writes none. */
+  int writtenTo() {
+    return to;
   }
 
   @Override

@@ -67,6 +67,7 @@ public final class SegmentPool implements AutoCloseable {
    * @throws IOException when the segments cannot be made; nothing stays leased then
    */
   public Staging stage(long[] blockBytes) throws IOException {
+    if (blockBytes.length == 0) return new Staging(List.of(), () -> {});
     long total = 0;
     for (long bytes : blockBytes) {
       if (bytes <= 0) throw new IllegalArgumentException("block of " + bytes + " bytes");

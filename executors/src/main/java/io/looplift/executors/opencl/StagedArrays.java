@@ -20,6 +20,11 @@ final class StagedArrays {
     throw new IllegalArgumentException("not a primitive array: " + array.getClass());
   }
 
+  /** The bytes of the block holding all of {@code array}: OpenCL has no empty buffers, so at least one element. */
+  static long blockBytes(Object array) {
+    return (long) Math.max(1, Array.getLength(array)) * elementSize(array);
+  }
+
   /** Copies all of {@code array} into {@code block} from element {@code at} of the block on. */
   static void upload(Object array, Staging.Block block, long at) {
     copy(array, block, at, 0, Array.getLength(array), true);

@@ -6,6 +6,7 @@ import io.looplift.progen.opencl.OpenClKernel;
 import io.looplift.tracecache.DiskProgramStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -51,7 +52,21 @@ final class InProcessLink implements DeviceLink {
 
   @Override
   public LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException {
-    return device.run(kernel, launch, p -> segments.get(p.segment()).slice(p.offset(), p.length()));
+    return device.run(kernel, launch, this::slice);
+  }
+
+  @Override
+  public long read(List<KernelLaunch.Buffer> buffers) throws ExecutionException {
+    return device.read(buffers, this::slice);
+  }
+
+  @Override
+  public void release(long[] handles) {
+    device.release(handles);
+  }
+
+  private ByteBuffer slice(KernelLaunch.Piece p) {
+    return segments.get(p.segment()).slice(p.offset(), p.length());
   }
 
   @Override

@@ -17,6 +17,8 @@ import io.looplift.tracecache.ProgramLease;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jocl.CLException;
@@ -37,7 +39,9 @@ import org.jocl.cl_program;
  *
  * <p>Per launch: the program from the cache (memory, then a binary on disk, then the compiler); one buffer per
  * {@link KernelLaunch.Buffer}, filled from its pieces; the kernel; the read-back ranges copied into the pieces.
- * Each phase ends with {@code clFinish}, so that {@link LaunchTimings} says where the time went.
+ * Each phase ends with {@code clFinish}, so that {@link LaunchTimings} says where the time went. A buffer
+ * with a {@link KernelLaunch.Buffer#kept} handle outlives its launch: a later launch or {@link #read} naming
+ * the handle finds it, until {@link #release}.
  *
  * <p>Thread-safe: concurrent launches share the program cache and take a command queue each, so that one
  * launch's {@code clFinish} waits for nothing of another's.
@@ -51,6 +55,8 @@ public final class OpenClDevice implements AutoCloseable {
   private final cl_context context;
   private final ProgramCache<cl_program> programs;
   private final ConcurrentLinkedDeque<cl_command_queue> idleQueues = new ConcurrentLinkedDeque<>();
+  /** Buffers kept between launches, by handle. */
+  private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private boolean closed; // guarded by lifecycle's write lock
 
@@ -115,8 +121,12 @@ public final class OpenClDevice implements AutoCloseable {
       cl_mem[] mems = new cl_mem[args.size()];
       for (int i = 0; i < args.size(); i++) {
         if (args.get(i) instanceof KernelLaunch.Buffer b) {
-          mems[i] = clCreateBuffer(context, b.written() ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, b.bytes(), null, null);
-          buffers.add(mems[i]);
+          if (b.kept() != 0) {
+            mems[i] = keep(b);
+          } else {
+            mems[i] = clCreateBuffer(context, b.written() ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, b.bytes(), null, null);
+            buffers.add(mems[i]);
+          }
           if (b.upload()) {
             long at = 0;
             for (KernelLaunch.Piece p : b.pieces()) {
@@ -158,6 +168,69 @@ public final class OpenClDevice implements AutoCloseable {
         quietly(() -> clReleaseKernel(kk));
       }
       for (cl_mem m : buffers) quietly(() -> clReleaseMemObject(m));
+    }
+  }
+
+  /** A buffer kept between launches, and its size. */
+  private record Kept(cl_mem mem, long bytes) {}
+
+  /** The buffer kept under {@code b}'s handle, created (contents undefined) when there is none yet. */
+  private cl_mem keep(KernelLaunch.Buffer b) {
+    Kept k = kept.get(b.kept());
+    if (k == null) {
+      k = new Kept(clCreateBuffer(context, CL_MEM_READ_WRITE, b.bytes(), null, null), b.bytes());
+      kept.put(b.kept(), k);
+    } else if (k.bytes() != b.bytes()) {
+      throw new IllegalArgumentException("buffer " + b.kept() + " holds " + k.bytes() + " bytes, not " + b.bytes());
+    }
+    return k.mem();
+  }
+
+  /**
+   * Copies the read-back range of each of {@code buffers}, kept by this device, into its pieces; returns the
+   * nanoseconds that took.
+   *
+   * @throws ExecutionException when a buffer is not kept here or a copy failed; the pieces' contents are then
+   *     undefined, and no copy is still running
+   */
+  public long read(List<KernelLaunch.Buffer> buffers, Memory memory) throws ExecutionException {
+    lifecycle.readLock().lock();
+    try {
+      if (closed) throw new ExecutionException("OpenCL device " + info.name() + " closed");
+      return readOpen(buffers, memory);
+    } catch (RuntimeException e) { // CLException, or a device that went away
+      throw new ExecutionException("opencl read-back failed on " + info.name() + ": " + OneLine.of(e), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  private long readOpen(List<KernelLaunch.Buffer> buffers, Memory memory) throws ExecutionException {
+    cl_command_queue idle = idleQueues.pollFirst();
+    cl_command_queue queue = idle != null ? idle : createQueue();
+    boolean finished = false;
+    try {
+      long t0 = System.nanoTime();
+      for (KernelLaunch.Buffer b : buffers) {
+        Kept k = kept.get(b.kept());
+        if (k == null || k.bytes() != b.bytes()) throw new ExecutionException("no kept buffer " + b.kept() + " of " + b.bytes() + " bytes");
+        readBack(queue, k.mem(), b, memory);
+      }
+      clFinish(queue);
+      finished = true;
+      return System.nanoTime() - t0;
+    } finally {
+      if (!finished) finished = quietly(() -> clFinish(queue));
+      if (finished) idleQueues.addFirst(queue);
+      else quietly(() -> clReleaseCommandQueue(queue));
+    }
+  }
+
+  /** Frees the buffers kept under {@code handles} (those it does not keep are ignored). */
+  public void release(long[] handles) {
+    for (long h : handles) {
+      Kept k = kept.remove(h);
+      if (k != null) quietly(() -> clReleaseMemObject(k.mem()));
     }
   }
 
@@ -270,6 +343,8 @@ public final class OpenClDevice implements AutoCloseable {
       if (closed) return;
       closed = true;
       programs.close();
+      for (Kept k : kept.values()) quietly(() -> clReleaseMemObject(k.mem()));
+      kept.clear();
       for (cl_command_queue q; (q = idleQueues.pollFirst()) != null; ) {
         cl_command_queue queue = q;
         quietly(() -> clReleaseCommandQueue(queue));

@@ -8,6 +8,7 @@ import io.looplift.executors.opencl.SegmentPool;
 import io.looplift.executors.opencl.Staging;
 import io.looplift.progen.opencl.OpenClKernel;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * The {@link DeviceLink} to one device of an OpenCL host process, with shared memory in {@link SharedFiles}.
@@ -49,6 +50,16 @@ public final class HostLink implements DeviceLink {
   @Override
   public LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException {
     return host.launch(device, kernel, launch);
+  }
+
+  @Override
+  public long read(List<KernelLaunch.Buffer> buffers) throws ExecutionException {
+    return host.read(device, buffers);
+  }
+
+  @Override
+  public void release(long[] handles) {
+    host.release(device, handles);
   }
 
   @Override

@@ -89,6 +89,16 @@ public final class HostMain {
             KernelLaunch launch = Wire.launch(r);
             launches.execute(() -> launch(r.id, device, kernel, launch));
           }
+          case Wire.READ -> {
+            int device = r.i();
+            List<KernelLaunch.Buffer> buffers = Wire.buffers(r);
+            launches.execute(() -> read(r.id, device, buffers));
+          }
+          case Wire.RELEASE -> {
+            int device = r.i();
+            long[] handles = Wire.handles(r);
+            if (device >= 0 && device < devices.size()) devices.get(device).release(handles);
+          }
           case Wire.CLOSE -> Runtime.getRuntime().halt(0);
           default -> throw new ProtocolException("a request of type " + r.type);
         }
@@ -168,6 +178,18 @@ public final class HostMain {
     } catch (ExecutionException | RuntimeException e) { // a bad piece, a launch the device refused
       reply(new Wire.Out(Wire.FAILED, id).s(e instanceof ExecutionException ? e.getMessage() : OneLine.of(e)));
     } catch (Throwable t) { // out of memory, a broken JOCL: this process cannot be trusted any more
+      t.printStackTrace();
+      Runtime.getRuntime().halt(3);
+    }
+  }
+
+  private void read(int id, int handle, List<KernelLaunch.Buffer> buffers) {
+    try {
+      if (handle < 0 || handle >= devices.size()) throw new ExecutionException("no open device " + handle);
+      reply(new Wire.Out(Wire.OK, id).l(devices.get(handle).read(buffers, segments)));
+    } catch (ExecutionException | RuntimeException e) {
+      reply(new Wire.Out(Wire.FAILED, id).s(e instanceof ExecutionException ? e.getMessage() : OneLine.of(e)));
+    } catch (Throwable t) { // as in launch: this process cannot be trusted any more
       t.printStackTrace();
       Runtime.getRuntime().halt(3);
     }

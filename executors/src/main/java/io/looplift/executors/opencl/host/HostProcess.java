@@ -194,6 +194,38 @@ public final class HostProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Copies the read-back ranges of {@code buffers}, which the device {@code device} keeps, into their pieces;
+   * returns the nanoseconds the copies took on the host's clock.
+   *
+   * @throws ExecutionException when the copies failed; when the host failed, also every later call
+   */
+  public long read(int device, List<KernelLaunch.Buffer> buffers) throws ExecutionException {
+    int id = ids.incrementAndGet();
+    Wire.Out request = new Wire.Out(Wire.READ, id).i(device);
+    Wire.buffers(request, buffers);
+    Wire.In answer = call(id, request, timeouts.launch());
+    try {
+      return answer.l();
+    } catch (ProtocolException e) {
+      throw garbage(e);
+    }
+  }
+
+  /** Has the host free the buffers the device {@code device} keeps under {@code handles}. Never throws. */
+  void release(int device, long[] handles) {
+    if (!usable() || handles.length == 0) return;
+    try {
+      Wire.Out request = new Wire.Out(Wire.RELEASE, 0).i(device);
+      Wire.handles(request, handles);
+      synchronized (requests) {
+        request.writeTo(requests);
+      }
+    } catch (IOException e) {
+      writeFailed(e);
+    }
+  }
+
   private void dropEldestDefinitions() throws IOException {
     while (defined.size() > MAX_DEFINED) {
       Map.Entry<OpenClKernel, Integer> eldest = defined.entrySet().iterator().next();

@@ -30,7 +30,8 @@ import java.util.List;
  * answers with the same two and its device inventory, or exits when they do not match. Readers ignore bytes
  * at the end of a payload that they do not know, so a later version can append fields to a message; a
  * change that an older reader would misread takes a new version. Version 2: a launch names up to three
- * NDRange dimensions instead of one.
+ * NDRange dimensions instead of one. Version 3: a buffer names the handle the device keeps it under
+ * ({@link KernelLaunch.Buffer#kept}); {@link #READ} and {@link #RELEASE}.
  *
  * <p>Requests and their {@link #OK} payloads:
  * <ul>
@@ -43,6 +44,9 @@ import java.util.List;
  *   <li>{@link #LAUNCH}: device handle, kernel id, launch (the NDRange's dimensions, each its global and local
  *       size, then the arguments) → count, then that many timings in nanoseconds (program, transfer in,
  *       kernel, transfer out)
+ *   <li>{@link #READ}: device handle, buffers (as in a launch, each kept by the device) → the nanoseconds the
+ *       copies took
+ *   <li>{@link #RELEASE}: device handle, count, that many handles of kept buffers; not answered
  *   <li>{@link #DROP}: kernel id, which no later launch names; not answered
  *   <li>{@link #CLOSE}: not answered; the host exits
  * </ul>
@@ -56,7 +60,7 @@ final class Wire {
    */
   static final String WARNING = "looplift-host-warning: ";
   static final int MAGIC = 0x4c4c4f48;
-  static final int VERSION = 2;
+  static final int VERSION = 3;
   /** No frame is longer: a longer length is garbage. */
   static final int MAX_FRAME = 64 << 20;
 
@@ -68,6 +72,8 @@ final class Wire {
   static final byte LAUNCH = 6;
   static final byte CLOSE = 7;
   static final byte DROP = 8;
+  static final byte READ = 9;
+  static final byte RELEASE = 10;
   static final byte OK = 64;
   static final byte FAILED = 65;
 
@@ -243,8 +249,8 @@ final class Wire {
     out.i(launch.args().size());
     for (KernelLaunch.Arg arg : launch.args()) {
       if (arg instanceof KernelLaunch.Buffer b) {
-        out.i(BUFFER).b(b.upload()).b(b.written()).l(b.readFrom()).l(b.readLength()).i(b.pieces().size());
-        for (KernelLaunch.Piece p : b.pieces()) out.i(p.segment()).i(p.offset()).i(p.length());
+        out.i(BUFFER);
+        buffer(out, b);
       } else {
         KernelLaunch.Scalar s = (KernelLaunch.Scalar) arg;
         out.i(SCALAR).i(List.of(SCALARS).indexOf(s.type())).l(s.bits());
@@ -269,14 +275,7 @@ final class Wire {
     for (int k = 0; k < n; k++) {
       int tag = in.i();
       if (tag == BUFFER) {
-        boolean upload = in.b();
-        boolean written = in.b();
-        long readFrom = in.l();
-        long readLength = in.l();
-        int pieces = in.count(12);
-        List<KernelLaunch.Piece> list = new ArrayList<>(pieces);
-        for (int p = 0; p < pieces; p++) list.add(new KernelLaunch.Piece(in.i(), in.i(), in.i()));
-        args.add(new KernelLaunch.Buffer(list, upload, written, readFrom, readLength));
+        args.add(buffer(in));
       } else if (tag == SCALAR) {
         int type = in.i();
         if (type < 0 || type >= SCALARS.length) throw new ProtocolException("scalar type " + type);
@@ -286,6 +285,52 @@ final class Wire {
       }
     }
     return new KernelLaunch(args, range);
+  }
+
+  private static void buffer(Out out, KernelLaunch.Buffer b) {
+    out.b(b.upload()).b(b.written()).l(b.readFrom()).l(b.readLength()).l(b.kept()).i(b.pieces().size());
+    for (KernelLaunch.Piece p : b.pieces()) out.i(p.segment()).i(p.offset()).i(p.length());
+  }
+
+  private static KernelLaunch.Buffer buffer(In in) throws ProtocolException {
+    boolean upload = in.b();
+    boolean written = in.b();
+    long readFrom = in.l();
+    long readLength = in.l();
+    long kept = in.l();
+    int pieces = in.count(12);
+    List<KernelLaunch.Piece> list = new ArrayList<>(pieces);
+    for (int p = 0; p < pieces; p++) list.add(new KernelLaunch.Piece(in.i(), in.i(), in.i()));
+    return new KernelLaunch.Buffer(list, upload, written, readFrom, readLength, kept);
+  }
+
+  /** The buffers of a {@link #READ}. */
+  static void buffers(Out out, List<KernelLaunch.Buffer> buffers) {
+    out.i(buffers.size());
+    for (KernelLaunch.Buffer b : buffers) buffer(out, b);
+  }
+
+  static List<KernelLaunch.Buffer> buffers(In in) throws ProtocolException {
+    try {
+      int n = in.count(36);
+      List<KernelLaunch.Buffer> buffers = new ArrayList<>(n);
+      for (int k = 0; k < n; k++) buffers.add(buffer(in));
+      return buffers;
+    } catch (IllegalArgumentException e) { // a record refused what arrived
+      throw new ProtocolException("bad buffer: " + e.getMessage());
+    }
+  }
+
+  /** The handles of a {@link #RELEASE}. */
+  static void handles(Out out, long[] handles) {
+    out.i(handles.length);
+    for (long h : handles) out.l(h);
+  }
+
+  static long[] handles(In in) throws ProtocolException {
+    long[] handles = new long[in.count(8)];
+    for (int k = 0; k < handles.length; k++) handles[k] = in.l();
+    return handles;
   }
 
   static void timings(Out out, LaunchTimings t) {

@@ -29,7 +29,7 @@ class WireTest {
   @Test
   void launchesKernelsInventoriesAndTimingsSurviveTheTrip() throws IOException {
     KernelLaunch launch = new KernelLaunch(List.of(
-        new KernelLaunch.Buffer(List.of(new KernelLaunch.Piece(3, 64, 1 << 30), new KernelLaunch.Piece(4, 0, 8)), true, true, 16, 1000),
+        new KernelLaunch.Buffer(List.of(new KernelLaunch.Piece(3, 64, 1 << 30), new KernelLaunch.Piece(4, 0, 8)), true, true, 16, 1000, 77),
         new KernelLaunch.Buffer(List.of(new KernelLaunch.Piece(5, 0, 4)), false, false, 0, 0),
         new KernelLaunch.Scalar(Type.LONG, Long.MIN_VALUE), new KernelLaunch.Scalar(Type.FLOAT, Float.floatToRawIntBits(-0f))),
         List.of(new KernelLaunch.Dimension(1 << 20, 64), new KernelLaunch.Dimension(96, 32), new KernelLaunch.Dimension(7, 1)));
@@ -55,6 +55,20 @@ class WireTest {
     Wire.Out timings = new Wire.Out(Wire.OK, 2);
     Wire.timings(timings, new LaunchTimings(1, 2, 3, 4));
     assertEquals(new LaunchTimings(1, 2, 3, 4), Wire.timings(trip(timings)));
+
+    List<KernelLaunch.Buffer> kept = List.of(
+        new KernelLaunch.Buffer(List.of(new KernelLaunch.Piece(9, 128, 800)), false, true, 80, 720, Long.MAX_VALUE));
+    Wire.Out read = new Wire.Out(Wire.READ, 3).i(1);
+    Wire.buffers(read, kept);
+    Wire.In readIn = trip(read);
+    assertEquals(1, readIn.i());
+    assertEquals(kept, Wire.buffers(readIn));
+
+    Wire.Out release = new Wire.Out(Wire.RELEASE, 0).i(1);
+    Wire.handles(release, new long[] {5, -1, 1L << 40});
+    Wire.In releaseIn = trip(release);
+    assertEquals(1, releaseIn.i());
+    assertArrayEquals(new long[] {5, -1, 1L << 40}, Wire.handles(releaseIn));
   }
 
   /** A later host may measure more; this version reads the four it knows and skips the rest. */
