@@ -8,7 +8,7 @@ package io.looplift.executors;
  *
  * <p>Until {@link #commit} succeeds, the program's arrays hold what they held before the session's first
  * uncommitted launch: when {@link #execute} or {@link #commit} fails, the caller runs every uncommitted
- * launch again elsewhere, in order, and gets the same results.
+ * launch again elsewhere, in order, from its accumulators' values before it ran, and gets the same results.
  */
 public interface FlushSession extends AutoCloseable {
   /**
@@ -18,8 +18,8 @@ public interface FlushSession extends AutoCloseable {
   boolean takes(Launch launch);
 
   /**
-   * Runs {@code launch}, which this session {@link #takes}; its results may stay on the device until
-   * {@link #commit}. Accumulators are never deferred: a session takes no launch with reductions.
+   * Runs {@code launch}, which this session {@link #takes}; the arrays it writes may stay on the device until
+   * {@link #commit}, its accumulators are the caller's at once.
    *
    * @throws ExecutionException when the launch failed; the device's copies may then be wrong, and the
    *     session forgets them: every uncommitted launch must run again elsewhere

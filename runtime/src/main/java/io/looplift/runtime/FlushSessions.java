@@ -15,8 +15,12 @@ import java.util.Map;
  * by the one thread running the work.
  */
 final class FlushSessions {
-  /** A launch whose results a session still holds, and what the runner needs to run it again. */
-  record Uncommitted(Executor executor, Launch launch, String kernel, List<PendingLoop> loops) {}
+  /**
+   * A launch whose results a session still holds, and what the runner needs to run it again.
+   *
+   * @param accumulators the launch's accumulators before it ran
+   */
+  record Uncommitted(Executor executor, Launch launch, long[] accumulators, String kernel, List<PendingLoop> loops) {}
 
   /** Each executor's session, or null for an executor that has none. */
   private final Map<Executor, FlushSession> sessions = new IdentityHashMap<>();
@@ -49,10 +53,13 @@ final class FlushSessions {
     return active;
   }
 
-  /** Records that {@code session} of {@code x} ran {@code launch} and holds its results. */
-  void ran(FlushSession session, Executor x, Launch launch, String kernel, List<PendingLoop> loops) {
+  /**
+   * Records that {@code session} of {@code x} ran {@code launch}, whose accumulators were {@code accumulators}
+   * before, and holds its results.
+   */
+  void ran(FlushSession session, Executor x, Launch launch, long[] accumulators, String kernel, List<PendingLoop> loops) {
     active = session;
-    uncommitted.add(new Uncommitted(x, launch, kernel, loops));
+    uncommitted.add(new Uncommitted(x, launch, accumulators, kernel, loops));
   }
 
   /** The kernel the active session ran last, to which its read-back is reported. */

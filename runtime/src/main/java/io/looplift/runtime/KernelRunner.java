@@ -128,6 +128,7 @@ final class KernelRunner {
     FlushSession session = sessions == null ? null : sessions.of(x, launch);
     if (sessions != null) commit(sessions, session);
     LaunchCopy before = verifier == null ? null : verifier.copy(launch, kernel, x);
+    long[] accumulators = session == null ? null : launch.accumulators().clone();
     long t0 = clock.getAsLong();
     try {
       if (session != null) session.execute(launch, options);
@@ -139,7 +140,7 @@ final class KernelRunner {
       return e.getMessage();
     }
     long nanos = clock.getAsLong() - t0;
-    if (session != null) sessions.ran(session, x, launch, kernel, loops);
+    if (session != null) sessions.ran(session, x, launch, accumulators, kernel, loops);
     else if (sessions != null) sessions.changed(written(launch));
     recordRun(x, launch, kernel, loops, nanos);
     boolean right = before == null || verifier.check(before, launch, kernel, x, loops);
@@ -176,6 +177,8 @@ final class KernelRunner {
   /** Runs launches whose results a failed session lost again, in order, on other executors. */
   private void runAgain(List<FlushSessions.Uncommitted> lost, FlushSessions sessions) {
     for (FlushSessions.Uncommitted u : lost) {
+      long[] acc = u.launch().accumulators();
+      System.arraycopy(u.accumulators(), 0, acc, 0, acc.length);
       if (!runElsewhere(u.launch(), u.kernel(), u.loops(), List.of(u.executor()), sessions)) {
         log.warnOnce("lost " + u.kernel(), "could not run the loop at " + u.loops().get(0).entry.where()
             + " again after its device failed; its results may be missing");

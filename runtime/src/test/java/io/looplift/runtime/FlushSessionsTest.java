@@ -122,6 +122,24 @@ class FlushSessionsTest {
   }
 
   @Test
+  void aReductionRunAgainAfterAFailedCommitStartsFromItsAccumulatorsBeforeItRan() {
+    deferring.failCommit = true;
+    deferring.takesReductions = true;
+    KernelRunner runner = runner();
+    FlushSessions sessions = runner.sessions(2);
+    double[] a = ramp();
+    double[] b = new double[N];
+    assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
+    Launch total = sum(b);
+    assertTrue(run(runner, "k2", total, sessions));
+    runner.finish(sessions);
+    assertEquals(2, fallback.launches, "both ran again");
+    double expected = 0;
+    for (double v : plus(a, 1)) expected += v;
+    assertEquals(expected, Double.longBitsToDouble(total.accumulators()[0]), "summed once");
+  }
+
+  @Test
   void launchesOfASessionThatFailsToCommitRunAgainElsewhere() {
     deferring.failCommit = true;
     KernelRunner runner = runner();
@@ -176,6 +194,7 @@ class FlushSessionsTest {
     private final ReferenceExecutor reference = new ReferenceExecutor();
     int sessionLaunches;
     boolean failCommit;
+    boolean takesReductions;
 
     @Override
     public String name() {
@@ -199,7 +218,7 @@ class FlushSessionsTest {
 
         @Override
         public boolean takes(Launch launch) {
-          return launch.template().reductions().isEmpty();
+          return takesReductions || launch.template().reductions().isEmpty();
         }
 
         @Override

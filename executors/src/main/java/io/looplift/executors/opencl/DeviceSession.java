@@ -18,8 +18,7 @@ import java.util.Set;
  * once, at {@link #commit}. A flush of kernels that hand arrays to one another (a stencil's sweeps, a map
  * feeding a reduction) then copies each array in and out once instead of at every kernel.
  *
- * <p>Takes launches of plain arrays without reductions (a row of an array of arrays may be another
- * argument's array, and accumulators are the caller's at once), as long as the arrays it keeps stay within
+ * <p>Takes launches of plain arrays (a row of an array of arrays may be another argument's array), as long as the arrays it keeps stay within
  * a limit ({@link #MAX_KEPT_BYTES} in the agent): what it does not take runs as a launch of its own. The arrays a launch brings in
  * share one lease of shared memory, freed when the last of them is.
  */
@@ -80,7 +79,6 @@ final class DeviceSession implements FlushSession {
 
   @Override
   public boolean takes(Launch launch) {
-    if (!launch.template().reductions().isEmpty()) return false;
     long more = 0;
     Set<Object> counted = Collections.newSetFromMap(new IdentityHashMap<>());
     for (int a = 0; a < launch.template().arrays().size(); a++) {
