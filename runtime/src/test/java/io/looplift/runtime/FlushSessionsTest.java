@@ -47,7 +47,7 @@ class FlushSessionsTest {
   private final Log log = new Log(Log.Level.QUIET, lines::add);
   private final SiteTable sites = new SiteTable(profiler, log);
   private final Deferring deferring = new Deferring();
-  private final Counting fallback = new Counting();
+  private final Counting fallback = new Counting("counting");
 
   private KernelRunner runner() {
     List<Offload> offloads = List.of(Offload.named(deferring), Offload.named(fallback));
@@ -161,14 +161,19 @@ class FlushSessionsTest {
     assertEquals(null, runner().sessions(1));
   }
 
-  /** The reference executor, counting its launches. */
-  private static final class Counting implements Executor {
-    private final ReferenceExecutor reference = new ReferenceExecutor();
+  /** The reference executor under another name, counting the launches it runs outside sessions. */
+  private static class Counting implements Executor {
+    final ReferenceExecutor reference = new ReferenceExecutor();
+    private final String name;
     int launches;
+
+    Counting(String name) {
+      this.name = name;
+    }
 
     @Override
     public String name() {
-      return "counting";
+      return name;
     }
 
     @Override
@@ -190,25 +195,13 @@ class FlushSessionsTest {
    * Runs launches as the reference executor does; its sessions compute on copies of the arrays and copy
    * them back at commit, or fail to when told to.
    */
-  private static final class Deferring implements Executor {
-    private final ReferenceExecutor reference = new ReferenceExecutor();
+  private static final class Deferring extends Counting {
     int sessionLaunches;
     boolean failCommit;
     boolean takesReductions;
 
-    @Override
-    public String name() {
-      return "deferring";
-    }
-
-    @Override
-    public boolean supports(LoopTemplate template, ExecutionOptions options) {
-      return reference.supports(template, options);
-    }
-
-    @Override
-    public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
-      reference.execute(launch, options);
+    Deferring() {
+      super("deferring");
     }
 
     @Override
@@ -260,8 +253,5 @@ class FlushSessionsTest {
         }
       };
     }
-
-    @Override
-    public void close() {}
   }
 }
