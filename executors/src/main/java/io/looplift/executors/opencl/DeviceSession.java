@@ -18,9 +18,10 @@ import java.util.Set;
  * once, at {@link #commit}. A flush of kernels that hand arrays to one another (a stencil's sweeps, a map
  * feeding a reduction) then copies each array in and out once instead of at every kernel.
  *
- * <p>Takes launches of plain arrays (a row of an array of arrays may be another argument's array), as long as the arrays it keeps stay within
- * a limit ({@link #MAX_KEPT_BYTES} in the agent): what it does not take runs as a launch of its own. The arrays a launch brings in
- * share one lease of shared memory, freed when the last of them is.
+ * <p>Takes launches of plain arrays (a row of an array of arrays may be another argument's array), as long
+ * as the arrays it keeps stay within a limit ({@link #MAX_KEPT_BYTES} in the agent): what it does not take
+ * runs as a launch of its own. The arrays a launch brings in share one lease of shared memory, freed when
+ * the last of them is.
  */
 final class DeviceSession implements FlushSession {
   /** The most bytes of arrays a session keeps: the device's memory and the host's shared memory hold them. */
@@ -34,7 +35,7 @@ final class DeviceSession implements FlushSession {
   private final long maxKeptBytes;
   private long keptBytes;
 
-  /** A session of {@code executor}, which reaches its device through {@code link}, keeping up to {@code maxKeptBytes}. */
+  /** A session of {@code executor}, whose device {@code link} reaches, keeping up to {@code maxKeptBytes}. */
   DeviceSession(OpenClExecutor executor, DeviceLink link, long maxKeptBytes) {
     this.executor = executor;
     this.link = link;

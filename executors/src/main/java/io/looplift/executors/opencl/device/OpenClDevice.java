@@ -213,7 +213,9 @@ public final class OpenClDevice implements AutoCloseable {
       long t0 = System.nanoTime();
       for (KernelLaunch.Buffer b : buffers) {
         Kept k = kept.get(b.kept());
-        if (k == null || k.bytes() != b.bytes()) throw new ExecutionException("no kept buffer " + b.kept() + " of " + b.bytes() + " bytes");
+        if (k == null || k.bytes() != b.bytes()) {
+          throw new ExecutionException("no kept buffer " + b.kept() + " of " + b.bytes() + " bytes");
+        }
         readBack(queue, k.mem(), b, memory);
       }
       clFinish(queue);
