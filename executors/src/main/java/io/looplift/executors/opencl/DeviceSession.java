@@ -94,9 +94,12 @@ final class DeviceSession implements FlushSession {
   public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
     try {
       executor.execute(launch, options, this);
-    } catch (ExecutionException | RuntimeException e) {
+    } catch (ExecutionException e) {
       forget();
       throw e;
+    } catch (RuntimeException e) { // a link that broke in a way it does not report as a failed launch
+      forget();
+      throw new ExecutionException("opencl launch failed: " + OneLine.of(e), e);
     }
   }
 
@@ -156,9 +159,12 @@ final class DeviceSession implements FlushSession {
     long nanos;
     try {
       nanos = link.read(buffers);
-    } catch (ExecutionException | RuntimeException e) {
+    } catch (ExecutionException e) {
       forget();
       throw e;
+    } catch (RuntimeException e) {
+      forget();
+      throw new ExecutionException("opencl read-back failed: " + OneLine.of(e), e);
     }
     // Read back in full: from here on the results are the program's.
     for (Resident r : written) {
