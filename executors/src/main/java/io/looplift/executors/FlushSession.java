@@ -21,10 +21,13 @@ public interface FlushSession extends AutoCloseable {
    * Runs {@code launch}, which this session {@link #takes}; the arrays it writes may stay on the device until
    * {@link #commit}, its accumulators are the caller's at once.
    *
-   * @throws ExecutionException when the launch failed; the device's copies may then be wrong, and the
-   *     session forgets them: every uncommitted launch must run again elsewhere
+   * @return true when the launch ran to completion, false when it may still be running: its
+   *     {@link Launch#spent} figures are then filled in by the {@link #commit}, and its failure surfaces at
+   *     a later {@link #execute} or the commit
+   * @throws ExecutionException when the launch (or one still running before it) failed; the device's copies
+   *     may then be wrong, and the session forgets them: every uncommitted launch must run again elsewhere
    */
-  void execute(Launch launch, ExecutionOptions options) throws ExecutionException;
+  boolean execute(Launch launch, ExecutionOptions options) throws ExecutionException;
 
   /**
    * Copies what the uncommitted launches wrote into the program's arrays, all of it or (on failure) none.
@@ -47,7 +50,7 @@ public interface FlushSession extends AutoCloseable {
    */
   void unread(Object array);
 
-  /** Frees the device's copies; what is uncommitted is lost. */
+  /** Waits for what is still running, then frees the device's copies; what is uncommitted is lost. */
   @Override
   void close();
 

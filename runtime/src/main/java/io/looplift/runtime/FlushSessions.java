@@ -16,11 +16,18 @@ import java.util.Map;
  */
 final class FlushSessions {
   /**
-   * A launch whose results a session still holds, and what the runner needs to run it again.
+   * A launch whose results a session still holds, and what the runner needs to run it again or, once
+   * committed, to record it.
    *
    * @param accumulators the launch's accumulators before it ran
+   * @param startNanos for a launch still in flight, the time it took to start it; -1 for one that completed
    */
-  record Uncommitted(Executor executor, Launch launch, long[] accumulators, String kernel, List<PendingLoop> loops) {}
+  record Uncommitted(Executor executor, Launch launch, long[] accumulators, String kernel, List<PendingLoop> loops,
+      long startNanos) {
+    boolean inFlight() {
+      return startNanos >= 0;
+    }
+  }
 
   /** Each executor's session, or null for an executor that has none. */
   private final Map<Executor, FlushSession> sessions = new IdentityHashMap<>();
@@ -53,13 +60,15 @@ final class FlushSessions {
     return active;
   }
 
-  /**
-   * Records that {@code session} of {@code x} ran {@code launch}, whose accumulators were {@code accumulators}
-   * before, and holds its results.
-   */
-  void ran(FlushSession session, Executor x, Launch launch, long[] accumulators, String kernel, List<PendingLoop> loops) {
+  /** Records that {@code session} ran {@code u.launch()} and holds its results. */
+  void ran(FlushSession session, Uncommitted u) {
     active = session;
-    uncommitted.add(new Uncommitted(x, launch, accumulators, kernel, loops));
+    uncommitted.add(u);
+  }
+
+  /** The launches the active session holds, in order. */
+  List<Uncommitted> uncommitted() {
+    return List.copyOf(uncommitted);
   }
 
   /** The kernel the active session ran last, to which its read-back is reported. */

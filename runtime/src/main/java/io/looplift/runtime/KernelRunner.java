@@ -130,8 +130,9 @@ final class KernelRunner {
     LaunchCopy before = verifier == null ? null : verifier.copy(launch, kernel, x);
     long[] accumulators = session == null ? null : launch.accumulators().clone();
     long t0 = clock.getAsLong();
+    boolean completed = true;
     try {
-      if (session != null) session.execute(launch, options);
+      if (session != null) completed = session.execute(launch, options);
       else x.execute(launch, options);
     } catch (ExecutionException e) {
       log.debugOnce("exec " + x.name() + " " + kernel, x.name() + " failed on " + loops.get(0).entry.where() + ": "
@@ -140,8 +141,14 @@ final class KernelRunner {
       return e.getMessage();
     }
     long nanos = clock.getAsLong() - t0;
-    if (session != null) sessions.ran(session, x, launch, accumulators, kernel, loops);
-    else if (sessions != null) sessions.changed(written(launch));
+    if (session != null) {
+      sessions.ran(session, new FlushSessions.Uncommitted(x, launch, accumulators, kernel, loops, completed ? -1 : nanos));
+    } else if (sessions != null) {
+      sessions.changed(written(launch));
+    }
+    // A launch still in flight is recorded at the commit; its own time is not known, so the selection learns
+    // nothing from it.
+    if (!completed) return null;
     recordRun(x, launch, kernel, loops, nanos);
     boolean right = before == null || verifier.check(before, launch, kernel, x, loops);
     if (decision == null) return null;
@@ -165,6 +172,11 @@ final class KernelRunner {
     if (active == null || active == next) return;
     try {
       FlushSession.Transfer t = active.commit();
+      for (FlushSessions.Uncommitted u : sessions.uncommitted()) {
+        if (!u.inFlight()) continue;
+        Launch l = u.launch();
+        recordRun(u.executor(), l, u.kernel(), u.loops(), u.startNanos() + l.setupNanos() + l.transferNanos() + l.deviceNanos());
+      }
       profiler.kernelDevice(sessions.lastKernel(), t.nanos(), t.bytes(), 0);
       sessions.committed();
     } catch (ExecutionException e) {

@@ -2,6 +2,7 @@ package io.looplift.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.executors.ExecutionException;
@@ -107,6 +108,25 @@ class FlushSessionsTest {
   }
 
   @Test
+  void launchesStillInFlightAreRecordedAtTheCommit() {
+    deferring.inFlight = true;
+    KernelRunner runner = runner();
+    FlushSessions sessions = runner.sessions(2);
+    double[] a = ramp();
+    double[] b = new double[N];
+    assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
+    assertTrue(run(runner, "k2", plus(b, b, 2), sessions));
+    assertFalse(report().contains("\"k1\""), "not recorded before the commit: " + report());
+    runner.finish(sessions);
+    assertTrue(report().contains("\"k1\"") && report().contains("\"k2\""), report());
+    assertArrayEquals(plus(plus(a, 1), 2), b);
+  }
+
+  private String report() {
+    return profiler.reportJson();
+  }
+
+  @Test
   void aLaunchTheSessionDoesNotTakeRunsAfterACommit() {
     KernelRunner runner = runner();
     FlushSessions sessions = runner.sessions(2);
@@ -199,6 +219,8 @@ class FlushSessionsTest {
     int sessionLaunches;
     boolean failCommit;
     boolean takesReductions;
+    /** Launches run in a session report themselves as still in flight. */
+    boolean inFlight;
 
     Deferring() {
       super("deferring");
@@ -215,7 +237,7 @@ class FlushSessionsTest {
         }
 
         @Override
-        public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+        public boolean execute(Launch launch, ExecutionOptions options) throws ExecutionException {
           Object[] own = new Object[launch.arrays().length];
           for (int k = 0; k < own.length; k++) {
             own[k] = copies.computeIfAbsent(launch.arrays()[k], x -> ((double[]) x).clone());
@@ -223,6 +245,7 @@ class FlushSessionsTest {
           reference.execute(new Launch(launch.template(), own, launch.params(), launch.accumulators(), launch.start(),
               launch.step(), launch.trips()), options);
           sessionLaunches++;
+          return !inFlight;
         }
 
         @Override

@@ -25,16 +25,38 @@ public interface DeviceLink extends AutoCloseable {
    * @throws ExecutionException when the launch did not run to completion; the caller must then not use
    *     what its pieces hold
    */
-  LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException;
+  default LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException {
+    return start(kernel, launch, 0).await();
+  }
+
+  /**
+   * Starts {@code launch} of {@code kernel} on {@code lane}: the launches of a lane other than 0 run one after
+   * another in the order they were started, so that a caller need not wait for one to start the next.
+   *
+   * @throws ExecutionException when the link failed
+   */
+  InFlight start(OpenClKernel kernel, KernelLaunch launch, int lane) throws ExecutionException;
+
+  /** A launch started and not yet known to have completed. */
+  interface InFlight {
+    /**
+     * Waits for the launch to complete: on return, every buffer's read-back range is in its pieces.
+     *
+     * @throws ExecutionException when the launch did not run to completion; the caller must then not use
+     *     what its pieces hold
+     */
+    LaunchTimings await() throws ExecutionException;
+  }
 
   /**
    * Copies the read-back range of each of {@code buffers}, which the device keeps (see
-   * {@link KernelLaunch.Buffer#kept}), into its pieces; returns the nanoseconds the copies took.
+   * {@link KernelLaunch.Buffer#kept}), into its pieces once the launches started before on {@code lane} ran;
+   * returns the nanoseconds the copies took.
    *
    * @throws ExecutionException when the copies did not complete; the caller must then not use what the
    *     pieces hold
    */
-  long read(List<KernelLaunch.Buffer> buffers) throws ExecutionException;
+  long read(List<KernelLaunch.Buffer> buffers, int lane) throws ExecutionException;
 
   /** Frees the buffers the device keeps under {@code handles}; waits for nothing, never fails. */
   void release(long[] handles);

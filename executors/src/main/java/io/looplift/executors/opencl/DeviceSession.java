@@ -16,7 +16,10 @@ import java.util.Set;
  * that uses it and stays there, in a buffer the device keeps ({@link KernelLaunch.Buffer#kept}) over its own
  * shared-memory block; later launches use the device's copy, and the elements launches wrote are read back
  * once, at {@link #commit}. A flush of kernels that hand arrays to one another (a stencil's sweeps, a map
- * feeding a reduction) then copies each array in and out once instead of at every kernel.
+ * feeding a reduction) then copies each array in and out once instead of at every kernel. Launches without
+ * reductions go to the device on the session's lane without waiting for the ones before them to finish, so
+ * the device runs them back to back; the session waits for them all before a reduction, at the commit and
+ * when it closes.
  *
  * <p>Takes launches of plain arrays (a row of an array of arrays may be another argument's array), as long
  * as the arrays it keeps stay within a limit ({@link #MAX_KEPT_BYTES} in the agent): what it does not take
@@ -33,6 +36,11 @@ final class DeviceSession implements FlushSession {
   /** Arrays nothing reads after the flush: never read back. */
   private final Set<Object> unread = Collections.newSetFromMap(new IdentityHashMap<>());
   private final long maxKeptBytes;
+  private final int lane;
+  /** Launches started and not yet known to have completed, in order. */
+  private final List<Started> inFlight = new ArrayList<>();
+  /** How many launches were started without waiting for them. */
+  private long starts;
   private long keptBytes;
 
   /** A session of {@code executor}, whose device {@code link} reaches, keeping up to {@code maxKeptBytes}. */
@@ -40,7 +48,11 @@ final class DeviceSession implements FlushSession {
     this.executor = executor;
     this.link = link;
     this.maxKeptBytes = maxKeptBytes;
+    this.lane = executor.nextLane();
   }
+
+  /** A launch started on the device, and the bytes it copies there. */
+  private record Started(Launch launch, DeviceLink.InFlight run, long transferBytes) {}
 
   /** Shared memory leased for the arrays one launch brought in, freed when none of them is kept any more. */
   private static final class Lease {
@@ -91,9 +103,11 @@ final class DeviceSession implements FlushSession {
   }
 
   @Override
-  public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+  public boolean execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+    long before = starts;
     try {
       executor.execute(launch, options, this);
+      return starts == before;
     } catch (ExecutionException e) {
       forget();
       throw e;
@@ -132,6 +146,41 @@ final class DeviceSession implements FlushSession {
     return buffers;
   }
 
+  /** The lane this session's launches go on. */
+  int lane() {
+    return lane;
+  }
+
+  /**
+   * Records {@code launch} of {@code arguments}, started on the device as {@code run} copying
+   * {@code transferBytes} there: what it may write, and that it must complete before anything is read back.
+   */
+  void started(Launch launch, DeviceLink.InFlight run, long transferBytes, List<PlainArray> arguments) {
+    inFlight.add(new Started(launch, run, transferBytes));
+    starts++;
+    ran(arguments);
+  }
+
+  /**
+   * Waits for the launches in flight, recording what each spent; when one of them failed, the session forgets
+   * everything and throws its failure (after every launch in flight has finished).
+   */
+  void settle() throws ExecutionException {
+    ExecutionException failed = null;
+    for (Started s : inFlight) {
+      try {
+        executor.completed(s.launch(), s.run().await(), s.transferBytes());
+      } catch (ExecutionException e) {
+        if (failed == null) failed = e;
+      }
+    }
+    inFlight.clear();
+    if (failed != null) {
+      forget();
+      throw failed;
+    }
+  }
+
   /** Records what the launch of {@code arguments}, which succeeded, may have written. */
   void ran(List<PlainArray> arguments) {
     for (PlainArray a : arguments) {
@@ -144,6 +193,12 @@ final class DeviceSession implements FlushSession {
 
   @Override
   public Transfer commit() throws ExecutionException {
+    try {
+      settle();
+    } catch (RuntimeException e) {
+      forget();
+      throw new ExecutionException("opencl launch failed: " + OneLine.of(e), e);
+    }
     List<Resident> written = new ArrayList<>();
     List<KernelLaunch.Buffer> buffers = new ArrayList<>();
     long bytes = 0;
@@ -158,7 +213,7 @@ final class DeviceSession implements FlushSession {
     if (written.isEmpty()) return Transfer.NONE;
     long nanos;
     try {
-      nanos = link.read(buffers);
+      nanos = link.read(buffers, lane);
     } catch (ExecutionException e) {
       forget();
       throw e;
@@ -198,8 +253,19 @@ final class DeviceSession implements FlushSession {
     if (r != null) gone.add(r);
   }
 
-  /** Drops every copy, uncommitted results included. */
+  /**
+   * Drops every copy, uncommitted results included, once the launches in flight have finished (nothing may
+   * run on memory that is freed).
+   */
   private void forget() {
+    for (Started s : inFlight) {
+      try {
+        s.run().await();
+      } catch (ExecutionException | RuntimeException e) {
+        // Its results are dropped with the rest.
+      }
+    }
+    inFlight.clear();
     List<Resident> all = new ArrayList<>(residents.values());
     residents.clear();
     free(all);

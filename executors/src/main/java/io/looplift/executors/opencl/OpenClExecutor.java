@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -65,6 +66,7 @@ public final class OpenClExecutor implements Executor {
   }; // guarded by itself
   private final LongAdder launches = new LongAdder();
   private final AtomicLong handles = new AtomicLong();
+  private final AtomicInteger lanes = new AtomicInteger();
   private final LongAdder kernelNanos = new LongAdder();
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
   private boolean closed; // guarded by lifecycle's write lock
@@ -115,6 +117,15 @@ public final class OpenClExecutor implements Executor {
   /** A handle for a buffer the device keeps, unique on this executor's link. */
   long nextHandle() {
     return handles.incrementAndGet();
+  }
+
+  /** A lane for a session's launches, other than 0. */
+  int nextLane() {
+    int lane;
+    do {
+      lane = lanes.incrementAndGet();
+    } while (lane == 0);
+    return lane;
   }
 
   /** Runs {@code launch}, with its arrays kept by {@code session} unless that is null. */
@@ -187,9 +198,16 @@ public final class OpenClExecutor implements Executor {
         args.add(new KernelLaunch.Buffer(block.pieces(), false, true, 0, blockBytes.get(partialsFrom + r)));
       }
       for (int scalar : geometry.scalars()) args.add(new KernelLaunch.Scalar(Type.INT, scalar));
-      LaunchTimings timings = link.launch(compiled.kernel(), new KernelLaunch(args, geometry.range()));
-      launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes(args),
-          timings.kernelNanos());
+      KernelLaunch kernelLaunch = new KernelLaunch(args, geometry.range());
+      if (session != null && t.reductions().isEmpty()) {
+        // Nothing to copy back now: the next launch may go before this one has run.
+        session.started(launch, link.start(compiled.kernel(), kernelLaunch, session.lane()), transferBytes(args),
+            arrays.stream().map(PlainArray.class::cast).toList());
+        return;
+      }
+      if (session != null) session.settle(); // the accumulators are the caller's at once, from what ran before
+      LaunchTimings timings = link.start(compiled.kernel(), kernelLaunch, session == null ? 0 : session.lane()).await();
+      completed(launch, timings, transferBytes(args));
 
       // The device side succeeded: from here on the results become the program's (or the session's).
       if (session != null) {
@@ -200,9 +218,15 @@ public final class OpenClExecutor implements Executor {
       for (int r = 0; r < t.reductions().size(); r++) {
         combine(t.reductions().get(r), staging.block(partialsFrom + r), geometry.groups(), launch);
       }
-      launches.increment();
-      kernelNanos.add(timings.kernelNanos());
     }
+  }
+
+  /** Records what {@code launch}, which completed on the device in {@code timings}, spent and moved. */
+  void completed(Launch launch, LaunchTimings timings, long transferBytes) {
+    launch.spent(timings.programNanos(), timings.transferInNanos() + timings.transferOutNanos(), transferBytes,
+        timings.kernelNanos());
+    launches.increment();
+    kernelNanos.add(timings.kernelNanos());
   }
 
   /** The bytes a launch with {@code args} copies to the device and back. */

@@ -50,13 +50,21 @@ final class InProcessLink implements DeviceLink {
     }
   }
 
+  /** Runs the launch at once: its lane's order is the order of the calls. */
   @Override
-  public LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException {
-    return device.run(kernel, launch, this::slice);
+  public InFlight start(OpenClKernel kernel, KernelLaunch launch, int lane) throws ExecutionException {
+    try {
+      LaunchTimings timings = device.run(kernel, launch, this::slice);
+      return () -> timings;
+    } catch (ExecutionException e) {
+      return () -> {
+        throw e;
+      };
+    }
   }
 
   @Override
-  public long read(List<KernelLaunch.Buffer> buffers) throws ExecutionException {
+  public long read(List<KernelLaunch.Buffer> buffers, int lane) throws ExecutionException {
     return device.read(buffers, this::slice);
   }
 

@@ -85,14 +85,15 @@ abstract class OpenClSessionCases {
       Launch first = twicePlusOne(a, b);
       Launch second = difference(b, a, c);
       assertTrue(session.takes(first) && session.takes(second));
-      session.execute(first, ExecutionOptions.EXACT);
-      session.execute(second, ExecutionOptions.EXACT);
-      assertEquals(2 * BYTES, first.transferBytes(), "a and b copied in");
-      assertEquals(BYTES, second.transferBytes(), "only c copied in: b and a are the device's already");
+      assertFalse(session.execute(first, ExecutionOptions.EXACT), "started, not waited for");
+      assertFalse(session.execute(second, ExecutionOptions.EXACT));
       assertArrayEquals(new double[N], b, "nothing is the program's before the commit");
       assertArrayEquals(new double[N], c);
 
       FlushSession.Transfer back = session.commit();
+      assertEquals(2 * BYTES, first.transferBytes(), "a and b copied in");
+      assertEquals(BYTES, second.transferBytes(), "only c copied in: b and a are the device's already");
+      assertTrue(first.deviceNanos() > 0 && second.deviceNanos() > 0, "the kernels' times, known at the commit");
       assertEquals(2 * BYTES, back.bytes(), "b and c read back, a not (never written)");
       for (int k = 0; k < N; k++) {
         assertEquals(a[k] * 2 + 1, b[k], "b[" + k + "]");
@@ -128,8 +129,8 @@ abstract class OpenClSessionCases {
       session.changed(new Object[] {a});
       Launch again = twicePlusOne(a, b);
       session.execute(again, ExecutionOptions.EXACT);
-      assertEquals(BYTES, again.transferBytes(), "a copied in again, b is still the device's");
       session.commit();
+      assertEquals(BYTES, again.transferBytes(), "a copied in again, b is still the device's");
       assertEquals(2001, b[17]);
       assertEquals(a[18] * 2 + 1, b[18]);
     }
@@ -147,7 +148,7 @@ abstract class OpenClSessionCases {
       session.execute(twicePlusOne(a, b), ExecutionOptions.EXACT);
       assertTrue(session.takes(total));
       // Any order sums these exactly: multiples of 1/2 far below 2^52.
-      session.execute(total, new ExecutionOptions(true, false));
+      assertTrue(session.execute(total, new ExecutionOptions(true, false)), "a reduction completes at once");
       double expected = 0.5;
       for (int k = 0; k < N; k++) expected += a[k] * 2 + 1;
       assertEquals(expected, Double.longBitsToDouble(total.accumulators()[0]), "summed from the device's b");
@@ -180,6 +181,25 @@ abstract class OpenClSessionCases {
       session.commit();
       session.changed(new Object[] {b});
       assertTrue(session.takes(difference(a, a, c)), "b's place is free again");
+    }
+  }
+
+  @Test
+  void aFailureFoundAtTheCommitLeavesTheProgramsArraysAsTheyWere() throws ExecutionException {
+    OpenClExecutor own = open(cacheDir);
+    double[] a = ramp();
+    double[] b = new double[N];
+    double[] c = new double[N];
+    try (FlushSession session = own.session()) {
+      session.execute(twicePlusOne(a, b), ExecutionOptions.EXACT);
+      session.execute(difference(b, a, c), ExecutionOptions.EXACT);
+      own.close(); // the device side goes away with launches started
+      assertThrows(ExecutionException.class, session::commit);
+      assertArrayEquals(new double[N], b);
+      assertArrayEquals(new double[N], c);
+      assertEquals(FlushSession.Transfer.NONE, session.commit(), "the session forgot the uncommitted results");
+    } finally {
+      own.close();
     }
   }
 

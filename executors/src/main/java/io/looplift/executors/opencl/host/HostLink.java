@@ -3,12 +3,12 @@ package io.looplift.executors.opencl.host;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.opencl.DeviceLink;
 import io.looplift.executors.opencl.KernelLaunch;
-import io.looplift.executors.opencl.LaunchTimings;
 import io.looplift.executors.opencl.SegmentPool;
 import io.looplift.executors.opencl.Staging;
 import io.looplift.progen.opencl.OpenClKernel;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@link DeviceLink} to one device of an OpenCL host process, with shared memory in {@link SharedFiles}.
@@ -48,13 +48,14 @@ public final class HostLink implements DeviceLink {
   }
 
   @Override
-  public LaunchTimings launch(OpenClKernel kernel, KernelLaunch launch) throws ExecutionException {
-    return host.launch(device, kernel, launch);
+  public InFlight start(OpenClKernel kernel, KernelLaunch launch, int lane) throws ExecutionException {
+    CompletableFuture<Wire.In> reply = host.send(device, kernel, launch, lane);
+    return () -> host.timings(reply);
   }
 
   @Override
-  public long read(List<KernelLaunch.Buffer> buffers) throws ExecutionException {
-    return host.read(device, buffers);
+  public long read(List<KernelLaunch.Buffer> buffers, int lane) throws ExecutionException {
+    return host.read(device, lane, buffers);
   }
 
   @Override

@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The main thread only reads requests, so that it notices at once when stdin ends, which means the
  * program's JVM is gone or done with it: the host then halts, whatever its other threads are doing. Cheap
  * requests (mapping memory, defining kernels) are handled on the main thread in order; discovery and
- * opening a device on one control thread; launches on a few launch threads.
+ * opening a device on one control thread; launches on a few launch threads, except those of a lane (a flush
+ * session's), which run one after another in the order they arrived, so that their sender need not wait
+ * for one before sending the next.
  */
 public final class HostMain {
   private static final int LAUNCH_THREADS = 4;
@@ -47,6 +49,8 @@ public final class HostMain {
   private final List<OpenClDevice> devices = new CopyOnWriteArrayList<>(); // a handle is a position
   private final ExecutorService control = Executors.newSingleThreadExecutor(daemons("looplift-host-control"));
   private final ExecutorService launches = Executors.newFixedThreadPool(LAUNCH_THREADS, daemons("looplift-host-launch"));
+  /** One thread each: the requests of a lane run on one of them, in the order they arrived. */
+  private final ExecutorService[] lanes = new ExecutorService[LAUNCH_THREADS];
   private volatile DeviceInventory inventory;
   private volatile DiskProgramStore disk;
   private volatile String version;
@@ -86,13 +90,15 @@ public final class HostMain {
           case Wire.LAUNCH -> {
             int device = r.i();
             int kernel = r.i();
+            int lane = r.i();
             KernelLaunch launch = Wire.launch(r);
-            launches.execute(() -> launch(r.id, device, kernel, launch));
+            lane(lane).execute(() -> launch(r.id, device, kernel, launch));
           }
           case Wire.READ -> {
             int device = r.i();
+            int lane = r.i();
             List<KernelLaunch.Buffer> buffers = Wire.buffers(r);
-            launches.execute(() -> read(r.id, device, buffers));
+            lane(lane).execute(() -> read(r.id, device, buffers));
           }
           case Wire.RELEASE -> {
             int device = r.i();
@@ -109,6 +115,14 @@ public final class HostMain {
       System.err.println("garbage on stdin: " + e.getMessage());
       Runtime.getRuntime().halt(2);
     }
+  }
+
+  /** Where a request of {@code lane} runs: any launch thread for lane 0, else its lane's (main thread only). */
+  private ExecutorService lane(int lane) {
+    if (lane == 0) return launches;
+    int k = Math.floorMod(lane, lanes.length);
+    if (lanes[k] == null) lanes[k] = Executors.newSingleThreadExecutor(daemons("looplift-host-lane"));
+    return lanes[k];
   }
 
   private void hello(Wire.In r) throws ProtocolException {

@@ -164,6 +164,17 @@ public final class HostProcess implements AutoCloseable {
    * @throws ExecutionException when the launch failed; when the host failed, also every later call
    */
   public LaunchTimings launch(int device, OpenClKernel kernel, KernelLaunch launch) throws ExecutionException {
+    return timings(send(device, kernel, launch, 0));
+  }
+
+  /**
+   * Sends {@code launch} of {@code kernel} for the device {@code device} on {@code lane} (0: any order) and
+   * returns its reply, for {@link #timings}.
+   *
+   * @throws ExecutionException when the host failed
+   */
+  CompletableFuture<Wire.In> send(int device, OpenClKernel kernel, KernelLaunch launch, int lane)
+      throws ExecutionException {
     int id = ids.incrementAndGet();
     CompletableFuture<Wire.In> reply = expect(id);
     try {
@@ -177,7 +188,7 @@ public final class HostProcess implements AutoCloseable {
           defined.put(kernel, kernelId);
           dropEldestDefinitions();
         }
-        Wire.Out out = new Wire.Out(Wire.LAUNCH, id).i(device).i(kernelId);
+        Wire.Out out = new Wire.Out(Wire.LAUNCH, id).i(device).i(kernelId).i(lane);
         Wire.launch(out, launch);
         out.writeTo(requests);
       }
@@ -186,6 +197,15 @@ public final class HostProcess implements AutoCloseable {
       writeFailed(e);
       throw unusable();
     }
+    return reply;
+  }
+
+  /**
+   * Waits for a launch's {@code reply} (from {@link #send}) and returns its timings.
+   *
+   * @throws ExecutionException when the launch failed; when the host failed, also every later call
+   */
+  LaunchTimings timings(CompletableFuture<Wire.In> reply) throws ExecutionException {
     Wire.In answer = await(reply, timeouts.launch());
     try {
       return Wire.timings(answer);
@@ -195,14 +215,15 @@ public final class HostProcess implements AutoCloseable {
   }
 
   /**
-   * Copies the read-back ranges of {@code buffers}, which the device {@code device} keeps, into their pieces;
-   * returns the nanoseconds the copies took on the host's clock.
+   * Copies the read-back ranges of {@code buffers}, which the device {@code device} keeps, into their pieces,
+   * after the launches sent before on {@code lane}; returns the nanoseconds the copies took on the host's
+   * clock.
    *
    * @throws ExecutionException when the copies failed; when the host failed, also every later call
    */
-  public long read(int device, List<KernelLaunch.Buffer> buffers) throws ExecutionException {
+  public long read(int device, int lane, List<KernelLaunch.Buffer> buffers) throws ExecutionException {
     int id = ids.incrementAndGet();
-    Wire.Out request = new Wire.Out(Wire.READ, id).i(device);
+    Wire.Out request = new Wire.Out(Wire.READ, id).i(device).i(lane);
     Wire.buffers(request, buffers);
     Wire.In answer = call(id, request, timeouts.launch());
     try {

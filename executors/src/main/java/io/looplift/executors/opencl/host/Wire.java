@@ -31,7 +31,7 @@ import java.util.List;
  * at the end of a payload that they do not know, so a later version can append fields to a message; a
  * change that an older reader would misread takes a new version. Version 2: a launch names up to three
  * NDRange dimensions instead of one. Version 3: a buffer names the handle the device keeps it under
- * ({@link KernelLaunch.Buffer#kept}); {@link #READ} and {@link #RELEASE}.
+ * ({@link KernelLaunch.Buffer#kept}), a launch its lane; {@link #READ} and {@link #RELEASE}.
  *
  * <p>Requests and their {@link #OK} payloads:
  * <ul>
@@ -41,11 +41,11 @@ import java.util.List;
  *   <li>{@link #MAP}: segment id, file path, capacity → nothing (the host has mapped the file)
  *   <li>{@link #UNMAP}: segment id; not answered
  *   <li>{@link #DEFINE}: kernel id, name, source, build options, work-group size; not answered
- *   <li>{@link #LAUNCH}: device handle, kernel id, launch (the NDRange's dimensions, each its global and local
- *       size, then the arguments) → count, then that many timings in nanoseconds (program, transfer in,
- *       kernel, transfer out)
- *   <li>{@link #READ}: device handle, buffers (as in a launch, each kept by the device) → the nanoseconds the
- *       copies took
+ *   <li>{@link #LAUNCH}: device handle, kernel id, lane, launch (the NDRange's dimensions, each its global and
+ *       local size, then the arguments) → count, then that many timings in nanoseconds (program, transfer in,
+ *       kernel, transfer out). Requests of one lane other than 0 run in the order they arrive.
+ *   <li>{@link #READ}: device handle, lane, buffers (as in a launch, each kept by the device) → the
+ *       nanoseconds the copies took
  *   <li>{@link #RELEASE}: device handle, count, that many handles of kept buffers; not answered
  *   <li>{@link #DROP}: kernel id, which no later launch names; not answered
  *   <li>{@link #CLOSE}: not answered; the host exits
