@@ -91,20 +91,26 @@ class FlushSessionsTest {
     return out;
   }
 
-  @Test
-  void resultsHeldBySessionReachTheProgramWhenTheWorkEnds() {
-    KernelRunner runner = runner();
-    FlushSessions sessions = runner.sessions(2);
+  /** Runs {@code b = a + 1} and {@code c = b + 2} on {@code runner} with {@code sessions}; returns a, b, c. */
+  private double[][] twoSteps(KernelRunner runner, FlushSessions sessions) {
     double[] a = ramp();
     double[] b = new double[N];
     double[] c = new double[N];
     assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
     assertTrue(run(runner, "k2", plus(b, c, 2), sessions));
+    return new double[][] {a, b, c};
+  }
+
+  @Test
+  void resultsHeldBySessionReachTheProgramWhenTheWorkEnds() {
+    KernelRunner runner = runner();
+    FlushSessions sessions = runner.sessions(2);
+    double[][] abc = twoSteps(runner, sessions);
     assertEquals(2, deferring.sessionLaunches, "both ran in the session");
-    assertArrayEquals(new double[N], c, "held by the session until the work ends");
+    assertArrayEquals(new double[N], abc[2], "held by the session until the work ends");
     runner.finish(sessions);
-    assertArrayEquals(plus(a, 1), b);
-    assertArrayEquals(plus(plus(a, 1), 2), c);
+    assertArrayEquals(plus(abc[0], 1), abc[1]);
+    assertArrayEquals(plus(plus(abc[0], 1), 2), abc[2]);
   }
 
   @Test
@@ -112,51 +118,48 @@ class FlushSessionsTest {
     deferring.inFlight = true;
     KernelRunner runner = runner();
     FlushSessions sessions = runner.sessions(2);
-    double[] a = ramp();
-    double[] b = new double[N];
-    assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
-    assertTrue(run(runner, "k2", plus(b, b, 2), sessions));
+    double[][] abc = twoSteps(runner, sessions);
     assertFalse(report().contains("\"k1\""), "not recorded before the commit: " + report());
     runner.finish(sessions);
     assertTrue(report().contains("\"k1\"") && report().contains("\"k2\""), report());
-    assertArrayEquals(plus(plus(a, 1), 2), b);
+    assertArrayEquals(plus(plus(abc[0], 1), 2), abc[2]);
   }
 
   private String report() {
     return profiler.reportJson();
   }
 
-  @Test
-  void aLaunchTheSessionDoesNotTakeRunsAfterACommit() {
-    KernelRunner runner = runner();
+  /**
+   * Runs {@code b = a + 1}, then the sum of {@code b}, on {@code runner} with a session, to the end of the
+   * work; returns the sum's launch.
+   */
+  private Launch stepAndSum(KernelRunner runner) {
     FlushSessions sessions = runner.sessions(2);
     double[] a = ramp();
     double[] b = new double[N];
     assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
     Launch total = sum(b);
     assertTrue(run(runner, "k2", total, sessions));
+    runner.finish(sessions);
     double expected = 0;
     for (double v : plus(a, 1)) expected += v;
-    assertEquals(expected, Double.longBitsToDouble(total.accumulators()[0]), "the sum saw the session's results");
-    runner.finish(sessions);
+    assertEquals(expected, Double.longBitsToDouble(total.accumulators()[0]), "summed b once, as the step left it");
+    return total;
+  }
+
+  @Test
+  void aLaunchTheSessionDoesNotTakeRunsAfterACommit() {
+    stepAndSum(runner());
+    assertEquals(1, deferring.sessionLaunches, "the step in the session");
+    assertEquals(1, deferring.launches, "the sum outside it");
   }
 
   @Test
   void aReductionRunAgainAfterAFailedCommitStartsFromItsAccumulatorsBeforeItRan() {
     deferring.failCommit = true;
     deferring.takesReductions = true;
-    KernelRunner runner = runner();
-    FlushSessions sessions = runner.sessions(2);
-    double[] a = ramp();
-    double[] b = new double[N];
-    assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
-    Launch total = sum(b);
-    assertTrue(run(runner, "k2", total, sessions));
-    runner.finish(sessions);
+    stepAndSum(runner());
     assertEquals(2, fallback.launches, "both ran again");
-    double expected = 0;
-    for (double v : plus(a, 1)) expected += v;
-    assertEquals(expected, Double.longBitsToDouble(total.accumulators()[0]), "summed once");
   }
 
   @Test
@@ -164,15 +167,12 @@ class FlushSessionsTest {
     deferring.failCommit = true;
     KernelRunner runner = runner();
     FlushSessions sessions = runner.sessions(3);
-    double[] a = ramp();
-    double[] b = new double[N];
-    double[] c = new double[N];
-    assertTrue(run(runner, "k1", plus(a, b, 1), sessions));
-    assertTrue(run(runner, "k2", plus(b, c, 2), sessions));
+    double[][] abc = twoSteps(runner, sessions);
+    double[] c = abc[2];
     assertTrue(run(runner, "k3", plus(c, c, 3), sessions)); // in place: running twice would add 3 twice
     runner.finish(sessions);
-    assertArrayEquals(plus(a, 1), b);
-    assertArrayEquals(plus(plus(plus(a, 1), 2), 3), c);
+    assertArrayEquals(plus(abc[0], 1), abc[1]);
+    assertArrayEquals(plus(plus(plus(abc[0], 1), 2), 3), c);
     assertEquals(3, fallback.launches, "the next executor ran them again");
   }
 
