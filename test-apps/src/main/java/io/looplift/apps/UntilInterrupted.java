@@ -3,7 +3,9 @@ package io.looplift.apps;
 /**
  * Runs an array loop round after round and says from its own shutdown hook that it is ending, as a
  * service stopped with Ctrl-C would. With the argument {@code forever} it runs until a signal ends it
- * (giving up after two minutes, with exit code 3); otherwise it stops after 40 rounds. It is an ordinary
+ * (giving up after two minutes, with exit code 3), pausing a millisecond between rounds as a service waits
+ * for its next request (so that its loop takes seconds, not a tenth of one, to do the work after which
+ * LoopLift starts looking for OpenCL devices); otherwise it stops after 40 rounds. It is an ordinary
  * program; run it with and without the agent and compare.
  */
 public final class UntilInterrupted {
@@ -13,6 +15,14 @@ public final class UntilInterrupted {
 
   static void relax(float[] x, float[] y, float k) {
     for (int i = 0; i < x.length; i++) y[i] = x[i] * k + y[i] * 0.5f;
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   public static void main(String[] args) {
@@ -33,6 +43,7 @@ public final class UntilInterrupted {
         System.out.println("never interrupted");
         System.exit(3);
       }
+      if (forever) pause();
     }
     System.out.println("done, y[" + (n / 2) + "] = " + Float.floatToRawIntBits(y[n / 2]));
   }
