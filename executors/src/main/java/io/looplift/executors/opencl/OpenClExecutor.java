@@ -182,13 +182,18 @@ public final class OpenClExecutor implements Executor {
     try (Staging staging = link.stage(blockBytes.stream().mapToLong(Long::longValue).toArray())) {
       List<KernelLaunch.Arg> args = new ArrayList<>();
       List<List<Staging.Block>> blocks = new ArrayList<>();
-      int next = 0;
-      if (session != null) args.addAll(session.buffers(arrays.stream().map(PlainArray.class::cast).toList()));
-      for (ArrayArgument argument : session != null ? List.<ArrayArgument>of() : arrays) {
-        List<Staging.Block> own = new ArrayList<>();
-        for (int b = 0; b < argument.blockBytes().length; b++) own.add(staging.block(next++));
-        blocks.add(own);
-        args.addAll(argument.stage(own));
+      // A session takes no arrays of arrays: its arguments are plain arrays, in its own memory.
+      List<PlainArray> kept = session == null ? null : arrays.stream().map(PlainArray.class::cast).toList();
+      if (kept != null) {
+        args.addAll(session.buffers(kept));
+      } else {
+        int next = 0;
+        for (ArrayArgument argument : arrays) {
+          List<Staging.Block> own = new ArrayList<>();
+          for (int b = 0; b < argument.blockBytes().length; b++) own.add(staging.block(next++));
+          blocks.add(own);
+          args.addAll(argument.stage(own));
+        }
       }
       for (int p = 0; p < t.params().size(); p++) {
         args.add(new KernelLaunch.Scalar(t.params().get(p).stackType(), launch.params()[p]));
@@ -201,8 +206,7 @@ public final class OpenClExecutor implements Executor {
       KernelLaunch kernelLaunch = new KernelLaunch(args, geometry.range());
       if (session != null && t.reductions().isEmpty()) {
         // Nothing to copy back now: the next launch may go before this one has run.
-        session.started(launch, link.start(compiled.kernel(), kernelLaunch, session.lane()), transferBytes(args),
-            arrays.stream().map(PlainArray.class::cast).toList());
+        session.started(launch, link.start(compiled.kernel(), kernelLaunch, session.lane()), transferBytes(args), kept);
         return;
       }
       if (session != null) session.settle(); // the accumulators are the caller's at once, from what ran before
@@ -211,7 +215,7 @@ public final class OpenClExecutor implements Executor {
 
       // The device side succeeded: from here on the results become the program's (or the session's).
       if (session != null) {
-        session.ran(arrays.stream().map(PlainArray.class::cast).toList());
+        session.ran(kept);
       } else {
         for (int a = 0; a < arrays.size(); a++) arrays.get(a).collect(blocks.get(a));
       }

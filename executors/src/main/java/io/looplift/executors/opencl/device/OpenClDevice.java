@@ -111,8 +111,7 @@ public final class OpenClDevice implements AutoCloseable {
     ProgramKey key = new ProgramKey(k.source(), info.name(), info.driverVersion(), k.buildOptions(), version);
     List<cl_mem> buffers = new ArrayList<>();
     cl_kernel kernel = null;
-    cl_command_queue idle = idleQueues.pollFirst();
-    cl_command_queue queue = idle != null ? idle : createQueue();
+    cl_command_queue queue = borrowQueue();
     boolean finished = false;
     try (ProgramLease<cl_program> lease = programs.acquire(key, new Compiler(k))) {
       kernel = clCreateKernel(lease.program(), k.name(), null);
@@ -158,11 +157,7 @@ public final class OpenClDevice implements AutoCloseable {
       finished = true;
       return new LaunchTimings(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
     } finally {
-      // A failed launch may still have commands in flight that touch shared memory: wait for them before the
-      // caller hands that memory to another launch, and keep only a queue known to be idle.
-      if (!finished) finished = quietly(() -> clFinish(queue));
-      if (finished) idleQueues.addFirst(queue);
-      else quietly(() -> clReleaseCommandQueue(queue));
+      giveBack(queue, finished);
       if (kernel != null) {
         cl_kernel kk = kernel;
         quietly(() -> clReleaseKernel(kk));
@@ -206,8 +201,7 @@ public final class OpenClDevice implements AutoCloseable {
   }
 
   private long readOpen(List<KernelLaunch.Buffer> buffers, Memory memory) throws ExecutionException {
-    cl_command_queue idle = idleQueues.pollFirst();
-    cl_command_queue queue = idle != null ? idle : createQueue();
+    cl_command_queue queue = borrowQueue();
     boolean finished = false;
     try {
       long t0 = System.nanoTime();
@@ -222,9 +216,7 @@ public final class OpenClDevice implements AutoCloseable {
       finished = true;
       return System.nanoTime() - t0;
     } finally {
-      if (!finished) finished = quietly(() -> clFinish(queue));
-      if (finished) idleQueues.addFirst(queue);
-      else quietly(() -> clReleaseCommandQueue(queue));
+      giveBack(queue, finished);
     }
   }
 
@@ -248,6 +240,23 @@ public final class OpenClDevice implements AutoCloseable {
       }
       at += p.length();
     }
+  }
+
+  /** An idle command queue, or a new one. */
+  private cl_command_queue borrowQueue() {
+    cl_command_queue idle = idleQueues.pollFirst();
+    return idle != null ? idle : createQueue();
+  }
+
+  /**
+   * Returns {@code queue} after use. What failed may still have commands in flight that touch shared memory:
+   * wait for them before the caller hands that memory to another launch, and keep only a queue known to be
+   * idle ({@code finished}: it is).
+   */
+  private void giveBack(cl_command_queue queue, boolean finished) {
+    if (!finished) finished = quietly(() -> clFinish(queue));
+    if (finished) idleQueues.addFirst(queue);
+    else quietly(() -> clReleaseCommandQueue(queue));
   }
 
   @SuppressWarnings("deprecation") // clCreateCommandQueue is the call OpenCL 1.x devices understand

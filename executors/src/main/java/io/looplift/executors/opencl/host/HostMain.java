@@ -3,7 +3,6 @@ package io.looplift.executors.opencl.host;
 import io.looplift.executors.ExecutionException;
 import io.looplift.executors.opencl.DeviceInventory;
 import io.looplift.executors.opencl.KernelLaunch;
-import io.looplift.executors.opencl.LaunchTimings;
 import io.looplift.executors.opencl.OneLine;
 import io.looplift.executors.opencl.device.DeviceDiscovery;
 import io.looplift.executors.opencl.device.OpenClDevice;
@@ -181,29 +180,32 @@ public final class HostMain {
   }
 
   private void launch(int id, int handle, int kernelId, KernelLaunch launch) {
-    try {
-      if (handle < 0 || handle >= devices.size()) throw new ExecutionException("no open device " + handle);
+    onDevice(id, handle, (device, ok) -> {
       OpenClKernel kernel = kernels.get(kernelId);
       if (kernel == null) throw new ExecutionException("no kernel " + kernelId);
-      LaunchTimings timings = devices.get(handle).run(kernel, launch, segments);
-      Wire.Out out = new Wire.Out(Wire.OK, id);
-      Wire.timings(out, timings);
-      reply(out);
-    } catch (ExecutionException | RuntimeException e) { // a bad piece, a launch the device refused
-      reply(new Wire.Out(Wire.FAILED, id).s(e instanceof ExecutionException ? e.getMessage() : OneLine.of(e)));
-    } catch (Throwable t) { // out of memory, a broken JOCL: this process cannot be trusted any more
-      t.printStackTrace();
-      Runtime.getRuntime().halt(3);
-    }
+      Wire.timings(ok, device.run(kernel, launch, segments));
+    });
   }
 
   private void read(int id, int handle, List<KernelLaunch.Buffer> buffers) {
+    onDevice(id, handle, (device, ok) -> ok.l(device.read(buffers, segments)));
+  }
+
+  /** Work on an open device that fills the payload of its {@link Wire#OK} reply. */
+  private interface DeviceWork {
+    void run(OpenClDevice device, Wire.Out ok) throws ExecutionException;
+  }
+
+  /** Does {@code work} on the device {@code handle} names and answers request {@code id} with the outcome. */
+  private void onDevice(int id, int handle, DeviceWork work) {
     try {
       if (handle < 0 || handle >= devices.size()) throw new ExecutionException("no open device " + handle);
-      reply(new Wire.Out(Wire.OK, id).l(devices.get(handle).read(buffers, segments)));
-    } catch (ExecutionException | RuntimeException e) {
+      Wire.Out ok = new Wire.Out(Wire.OK, id);
+      work.run(devices.get(handle), ok);
+      reply(ok);
+    } catch (ExecutionException | RuntimeException e) { // a bad piece, a launch the device refused
       reply(new Wire.Out(Wire.FAILED, id).s(e instanceof ExecutionException ? e.getMessage() : OneLine.of(e)));
-    } catch (Throwable t) { // as in launch: this process cannot be trusted any more
+    } catch (Throwable t) { // out of memory, a broken JOCL: this process cannot be trusted any more
       t.printStackTrace();
       Runtime.getRuntime().halt(3);
     }
