@@ -54,6 +54,8 @@ public final class HostProcess implements AutoCloseable {
   private final Map<Integer, CompletableFuture<Wire.In>> pending = new ConcurrentHashMap<>();
   private final List<String> stderrTail = new ArrayList<>(); // guarded by itself
   private final AtomicBoolean ended = new AtomicBoolean();
+  /** Held while the host is being ended, by {@link #fail} or {@link #close}. */
+  private final Object ending = new Object();
   private volatile String failure;
   private volatile boolean announceFailure;
 
@@ -374,17 +376,25 @@ public final class HostProcess implements AutoCloseable {
     }
   }
 
-  /** Gives up on the host for good, the first time only: kills it and fails everything pending. */
+  /**
+   * Gives up on the host for good, the first time only: kills it and fails everything pending. The reason and
+   * the warning come before {@link #ended} is set, and a second caller waits for the first: whoever sees the
+   * host ended sees why, with the warning already given (a launch failing on a dead host and the pipe reader
+   * that noticed the exit race here).
+   */
   private void fail(String why) {
-    if (!ended.compareAndSet(false, true)) return;
-    failure = why;
+    synchronized (ending) {
+      if (ended.get()) return;
+      failure = why;
+      if (announceFailure) {
+        log.warn("the OpenCL host process " + why + "; loops run on the jvm executor from now on (log=debug shows its output)");
+      }
+      ended.set(true);
+    }
     process.destroyForcibly();
     for (Integer id : List.copyOf(pending.keySet())) {
       CompletableFuture<Wire.In> waiting = pending.remove(id);
       if (waiting != null) waiting.completeExceptionally(new IOException(why));
-    }
-    if (announceFailure) {
-      log.warn("the OpenCL host process " + why + "; loops run on the jvm executor from now on (log=debug shows its output)");
     }
     synchronized (stderrTail) {
       log.debug("opencl: the OpenCL host process " + why + "; its last output: " + String.join(" | ", stderrTail));
@@ -394,7 +404,9 @@ public final class HostProcess implements AutoCloseable {
   /** Ends the session: the host exits, and what it still had in flight fails. Waits at most a moment. */
   @Override
   public void close() {
-    if (!ended.compareAndSet(false, true)) return;
+    synchronized (ending) {
+      if (!ended.compareAndSet(false, true)) return;
+    }
     try {
       synchronized (requests) {
         new Wire.Out(Wire.CLOSE, 0).writeTo(requests);
