@@ -28,6 +28,10 @@ public final class LoopTemplate {
   private final List<Integer> rowArrays;
   private final boolean ordered;
   private final boolean flat;
+  /** Whether a statement reads an accumulator (then no iteration may run before another has finished). */
+  private final boolean stmtsReadAccumulators;
+  private final boolean[] written;
+  private final boolean[] read;
   private final int hash;
 
   public LoopTemplate(List<Type> arrays, List<Type> params, List<Type> accumulators, List<Stmt> body,
@@ -44,6 +48,14 @@ public final class LoopTemplate {
       throw new IllegalArgumentException("an ordered outer loop needs a parallel loop as its whole body");
     }
     this.flat = computeFlat();
+    this.stmtsReadAccumulators = Stmts.roots(this.body).stream().anyMatch(Nodes::readsAccumulator);
+    this.written = new boolean[this.arrays.size()];
+    for (Store st : allStores()) written[st.array()] = true;
+    this.read = new boolean[this.arrays.size()];
+    for (Node n : Nodes.postOrder(roots())) {
+      if (n instanceof Load l) read[l.array()] = true;
+      else if (n instanceof Length l) read[l.array()] = true;
+    }
     this.hash = Objects.hash(this.arrays, this.params, this.accumulators, this.body, this.reductions, this.rowArrays,
         ordered);
   }
@@ -172,10 +184,7 @@ public final class LoopTemplate {
    * and products only when {@code reassociate}).
    */
   public boolean isParallel(boolean reassociate) {
-    if (ordered) return false;
-    for (Node root : stmtRoots()) {
-      if (Nodes.readsAccumulator(root)) return false;
-    }
+    if (ordered || stmtsReadAccumulators) return false;
     for (Reduction r : reductions) {
       if (!r.isSplittable() || (!reassociate && r.op().reassociates(r.type()))) return false;
     }
@@ -184,24 +193,17 @@ public final class LoopTemplate {
 
   /** True when array {@code a} is written by some store. */
   public boolean writes(int a) {
-    return writtenArrays()[a];
+    return written[a];
   }
 
   /** Per array, whether some store writes it. */
   public boolean[] writtenArrays() {
-    boolean[] written = new boolean[arrays.size()];
-    for (Store s : allStores()) written[s.array()] = true;
-    return written;
+    return written.clone();
   }
 
   /** Per array, whether some load reads it (or the length of one of its rows). */
   public boolean[] readArrays() {
-    boolean[] read = new boolean[arrays.size()];
-    for (Node n : Nodes.postOrder(roots())) {
-      if (n instanceof Load l) read[l.array()] = true;
-      else if (n instanceof Length l) read[l.array()] = true;
-    }
-    return read;
+    return read.clone();
   }
 
   /**

@@ -161,9 +161,8 @@ final class Selections {
     private final KernelKey key;
     private final boolean withBytecode;
     private final Consumer<SelectedKernel> selected;
-    /** A flat kernel's work per iteration, which does not depend on the launch; -1 for a nest. */
-    private final long flatWork;
-    private final AtomicLong work = new AtomicLong();
+    private final LaunchWork work;
+    private final AtomicLong workDone = new AtomicLong();
     private SelectedKernel selection; // guarded by this
     private int executors = -1; // guarded by this; how many executors the selection was made among
     private volatile boolean devicesLost;
@@ -173,16 +172,16 @@ final class Selections {
       this.key = key;
       this.withBytecode = withBytecode;
       this.selected = selected;
-      this.flatWork = template.isFlat() ? LaunchWork.perIteration(template) : -1;
+      this.work = LaunchWork.of(template);
     }
 
     Optional<Decision> choose(Launch launch, int declined) {
       List<Offload> devices = later.opened();
       long trips = Math.max(1, launch.trips());
-      long perIteration = Math.max(1, flatWork >= 0 ? flatWork : LaunchWork.of(launch) / trips);
+      long perIteration = Math.max(1, template.isFlat() ? work.perIteration() : work.launch(launch) / trips);
       long launchWork = perIteration > Long.MAX_VALUE / trips ? Long.MAX_VALUE : perIteration * trips;
       long worked = launchWork > Long.MAX_VALUE / (declined + 1L) ? Long.MAX_VALUE : launchWork * (declined + 1L);
-      long done = work.accumulateAndGet(worked, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
+      long done = workDone.accumulateAndGet(worked, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
       boolean devicesMayJoin = !forced && later.present() && !devicesLost && done < DEVICE_WORK;
       long beforeDevices = devicesMayJoin ? (DEVICE_WORK - done + launchWork - 1) / launchWork : Long.MAX_VALUE;
       List<Offload> now = offloads(done >= DEVICE_WORK && !devicesLost);

@@ -80,8 +80,12 @@ public final class JvmExecutor implements Executor {
 
   private record Key(LoopTemplate template, boolean split) {}
 
-  /** What the chunking of a template's launches depends on: its work per iteration and whether it may split. */
-  private record Profile(long weight, boolean parallelExact, boolean parallelReassociating) {}
+  /**
+   * What the chunking of a template's launches depends on: its work per iteration, whether it may split, and
+   * for a nest the plan of its work and its split dimension.
+   */
+  private record Profile(long weight, boolean parallelExact, boolean parallelReassociating, LaunchWork work,
+      NestDimension dimension) {}
 
   /** An executor using every processor: the calling thread plus {@code availableProcessors() - 1} workers. */
   public JvmExecutor() {
@@ -158,7 +162,8 @@ public final class JvmExecutor implements Executor {
 
   private void executeNest(Launch launch, ExecutionOptions options) throws ExecutionException {
     LoopTemplate t = launch.template();
-    NestDimension dimension = NestDimension.of(t);
+    Profile profile = profile(t);
+    NestDimension dimension = profile.dimension();
     int size;
     try {
       size = dimension.size(launch.params(), launch.trips());
@@ -166,7 +171,7 @@ public final class JvmExecutor implements Executor {
       throw new ExecutionException("cannot size the nest's parallel dimension: " + e, e);
     }
     if (size == 0) return;
-    int chunks = nestChunks(dimension, () -> LaunchWork.of(launch), size, options);
+    int chunks = nestChunks(dimension, () -> profile.work().launch(launch), size, options);
     NestKernel kernel = nestKernel(t, chunks > 1 && !t.reductions().isEmpty());
     int start = launch.start();
     int step = launch.step();
@@ -206,7 +211,8 @@ public final class JvmExecutor implements Executor {
   }
 
   private static Profile profileOf(LoopTemplate t) {
-    return new Profile(LaunchWork.weight(t.roots()), t.isParallel(false), t.isParallel(true));
+    return new Profile(LaunchWork.weight(t.roots()), t.isParallel(false), t.isParallel(true), LaunchWork.of(t),
+        NestDimension.of(t));
   }
 
   /**

@@ -203,7 +203,7 @@ class JvmNestTest {
       long[] got = {0};
       Launch launch = new Launch(t, new Object[] {a, b, new double[n]}, new long[] {n}, got, 0, 1, n);
       NestDimension d = NestDimension.of(t);
-      assertTrue(THREE_JAMMED.nestChunks(d, () -> LaunchWork.of(launch), n, reassociate) > 1, "splits");
+      assertTrue(THREE_JAMMED.nestChunks(d, () -> LaunchWork.of(launch.template()).launch(launch), n, reassociate) > 1, "splits");
       THREE_JAMMED.execute(launch, reassociate);
       double expected = Double.longBitsToDouble(want[0]);
       assertEquals(expected, Double.longBitsToDouble(got[0]), Math.abs(expected) * 1e-12);
@@ -278,7 +278,7 @@ class JvmNestTest {
   private static int chunks(JvmExecutor e, Launch launch) {
     NestDimension d = NestDimension.of(launch.template());
     int size = d.size(launch.params(), launch.trips());
-    return e.nestChunks(d, () -> LaunchWork.of(launch), size, EXACT);
+    return e.nestChunks(d, () -> LaunchWork.of(launch.template()).launch(launch), size, EXACT);
   }
 
   private static void assertSameBits(Object want, Object got, String where) {
