@@ -39,6 +39,8 @@ import org.objectweb.asm.tree.MethodNode;
 public final class ClassRewriter {
   private static final String ANALYZED_LATE = "its class was loaded before this loop was analyzed (the pre-scan"
       + " expected the analysis to reject it), so it runs as it is";
+  private static final String TOO_LARGE = "rewriting its method would take it past " + MethodSize.HUGE_METHOD_LIMIT
+      + " bytes of bytecode, the most HotSpot compiles (-XX:HugeMethodLimit): the method runs as it is";
 
   private final RewriteOptions options;
   private final SiteRegistry registry;
@@ -108,6 +110,8 @@ public final class ClassRewriter {
         if (ctx != null) analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
       }
       Map<String, MethodNode> rewritten = new HashMap<>();
+      // The loops of each rewritten method that HotSpot could compile as it was, by name and descriptor.
+      Map<String, List<Integer>> idsOfCompilable = new HashMap<>();
       for (Map.Entry<MethodContext, List<LoopAnalyzer.Result>> method : analyzed.entrySet()) {
         MethodContext ctx = method.getKey();
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
@@ -121,8 +125,7 @@ public final class ClassRewriter {
           }
         }
         if (plans.isEmpty()) continue;
-        accepted.addAll(ids);
-        rewritten.put(ctx.method.name + ctx.method.desc, ctx.method);
+        boolean compilable = MethodSize.of(ctx.method, cr) <= MethodSize.HUGE_METHOD_LIMIT;
         LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method, plans);
         for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
           List<Integer> regionSites = new ArrayList<>();
@@ -134,9 +137,25 @@ public final class ClassRewriter {
               options.minLength(), scratch);
         }
         LoopRewriter.rewrite(ctx, plans, ids.stream().mapToInt(Integer::intValue).toArray(), options.minLength(), scratch);
+        accepted.addAll(ids);
+        String key = ctx.method.name + ctx.method.desc;
+        rewritten.put(key, ctx.method);
+        if (compilable) idsOfCompilable.put(key, ids);
       }
       if (accepted.isEmpty()) return null;
-      return write(cr, cn.version, rewritten, hierarchy);
+      byte[] out = write(cr, cn.version, rewritten, hierarchy);
+      List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
+      if (tooLarge.isEmpty()) return out;
+      // Those methods keep their original bytes: interpreted for good, they would lose far more than their
+      // loops could gain. Leaving their constants out only lowers the others' sizes.
+      for (String key : tooLarge) {
+        rewritten.remove(key);
+        for (int id : idsOfCompilable.get(key)) {
+          registry.discard(id, TOO_LARGE);
+          accepted.remove(Integer.valueOf(id));
+        }
+      }
+      return rewritten.isEmpty() ? null : write(cr, cn.version, rewritten, hierarchy);
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;

@@ -1,0 +1,60 @@
+package io.looplift.analyzer;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * The size of a method's bytecode, against the largest method HotSpot compiles: a method with more than
+ * {@link #HUGE_METHOD_LIMIT} bytes of bytecode runs in the interpreter for good (the JVM's
+ * {@code DontCompileHugeMethods}, on by default). A rewrite must never push a method past it.
+ */
+final class MethodSize {
+  /** HotSpot's {@code -XX:HugeMethodLimit}, in bytes of bytecode. */
+  static final int HUGE_METHOD_LIMIT = 8000;
+
+  private MethodSize() {}
+
+  /**
+   * The length in bytes of {@code mn}'s code in a class file whose constant pool is {@code pool}'s (an
+   * {@code ldc} takes a byte more for a constant past the 256th).
+   */
+  static int of(MethodNode mn, ClassReader pool) {
+    if (mn.instructions.size() == 0) return 0;
+    ClassWriter cw = new ClassWriter(pool, 0);
+    Label end = new Label();
+    mn.accept(new MethodVisitor(Opcodes.ASM9, cw.visitMethod(mn.access, mn.name, mn.desc, null, null)) {
+      @Override
+      public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+        // Frames take no bytes of code; dropped, they need not agree with the writer's settings.
+      }
+
+      @Override
+      public void visitMaxs(int maxStack, int maxLocals) {
+        super.visitLabel(end); // after the last instruction: its offset is the code's length
+        super.visitMaxs(maxStack, maxLocals);
+      }
+    });
+    return end.getOffset();
+  }
+
+  /** Those of {@code methods} (name and descriptor) whose code in class file {@code classfile} is past the limit. */
+  static List<String> pastLimit(byte[] classfile, Collection<String> methods) {
+    ClassReader cr = new ClassReader(classfile);
+    ClassNode cn = new ClassNode();
+    cr.accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+    List<String> past = new ArrayList<>();
+    for (MethodNode mn : cn.methods) {
+      String key = mn.name + mn.desc;
+      if (methods.contains(key) && of(mn, cr) > HUGE_METHOD_LIMIT) past.add(key);
+    }
+    return past;
+  }
+}
