@@ -125,7 +125,7 @@ public final class ClassRewriter {
           }
         }
         if (plans.isEmpty()) continue;
-        boolean compilable = MethodSize.of(ctx.method, cr) <= MethodSize.HUGE_METHOD_LIMIT;
+        boolean compilable = MethodSize.withinLimit(ctx.method, cr);
         LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method, plans);
         for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
           List<Integer> regionSites = new ArrayList<>();

@@ -8,8 +8,11 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
 
 /**
  * The size of a method's bytecode, against the largest method HotSpot compiles: a method with more than
@@ -21,6 +24,25 @@ final class MethodSize {
   static final int HUGE_METHOD_LIMIT = 8000;
 
   private MethodSize() {}
+
+  /** True when {@code mn}'s code is at most the limit long in a class file whose constant pool is {@code pool}'s. */
+  static boolean withinLimit(MethodNode mn, ClassReader pool) {
+    return surelyWithinLimit(mn) || of(mn, pool) <= HUGE_METHOD_LIMIT;
+  }
+
+  /**
+   * True when an upper bound of each instruction's length keeps {@code mn} within the limit, which spares
+   * most methods writing them out (and copying their class's constant pool) to measure them.
+   */
+  private static boolean surelyWithinLimit(MethodNode mn) {
+    long bound = 0;
+    for (AbstractInsnNode in : mn.instructions) {
+      if (in instanceof TableSwitchInsnNode t) bound += 16 + 4L * t.labels.size();
+      else if (in instanceof LookupSwitchInsnNode l) bound += 12 + 8L * l.labels.size();
+      else if (in.getOpcode() >= 0) bound += 6; // the longest: wide iinc; labels, lines and frames take none
+    }
+    return bound <= HUGE_METHOD_LIMIT;
+  }
 
   /**
    * The length in bytes of {@code mn}'s code in a class file whose constant pool is {@code pool}'s (an
@@ -53,7 +75,7 @@ final class MethodSize {
     List<String> past = new ArrayList<>();
     for (MethodNode mn : cn.methods) {
       String key = mn.name + mn.desc;
-      if (methods.contains(key) && of(mn, cr) > HUGE_METHOD_LIMIT) past.add(key);
+      if (methods.contains(key) && !withinLimit(mn, cr)) past.add(key);
     }
     return past;
   }
