@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 /**
  * Copies between the program's primitive arrays and staged {@link Staging.Block}s, element by element in
  * native byte order. A {@code boolean[]} travels as bytes 0 and 1, and a byte read back as a boolean keeps
- * only its low bit, as a Java {@code bastore} to a boolean array does.
+ * only its low bit, as a Java {@code bastore} to a boolean array does. Large copies are split between
+ * threads ({@link ParallelCopy}).
  */
 final class StagedArrays {
   private StagedArrays() {}
@@ -46,8 +47,12 @@ final class StagedArrays {
       long lo = Math.max(first, at + from);
       long hi = Math.min(end, at + to);
       if (lo < hi) {
-        if (toBlock) put(array, view, (int) (lo - first), (int) (lo - at), (int) (hi - lo));
-        else get(view, (int) (lo - first), array, (int) (lo - at), (int) (hi - lo));
+        int viewAt = (int) (lo - first);
+        int arrayAt = (int) (lo - at);
+        ParallelCopy.run((int) (hi - lo), size, (f, t) -> {
+          if (toBlock) put(array, view, viewAt + f, arrayAt + f, t - f);
+          else get(view, viewAt + f, array, arrayAt + f, t - f);
+        });
       }
       first = end;
     }

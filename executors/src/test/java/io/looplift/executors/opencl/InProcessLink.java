@@ -20,7 +20,12 @@ final class InProcessLink implements DeviceLink {
   private final SegmentPool pool;
 
   InProcessLink(DeviceInfo info, DiskProgramStore disk, int maxSegment) throws ExecutionException {
-    this.device = new OpenClDevice(info, disk, "test");
+    this(info, disk, maxSegment, -1);
+  }
+
+  /** {@code pinnedHalf}: as {@link OpenClDevice#OpenClDevice(DeviceInfo, DiskProgramStore, String, int)} takes it. */
+  InProcessLink(DeviceInfo info, DiskProgramStore disk, int maxSegment, int pinnedHalf) throws ExecutionException {
+    this.device = new OpenClDevice(info, disk, "test", pinnedHalf);
     this.pool = new SegmentPool(new SegmentPool.Source() {
       @Override
       public ByteBuffer create(int id, int capacity) {

@@ -46,6 +46,14 @@ final class OpenClTestSupport {
     return new OpenClExecutor(device(), link(cacheDir));
   }
 
+  /**
+   * An executor running the device code in this JVM with every piece of 256 bytes or more moved through pinned
+   * memory in halves of 4 KiB, whatever the device: many turns of both halves per launch.
+   */
+  static OpenClExecutor pinnedExecutor(Path cacheDir) throws ExecutionException {
+    return new OpenClExecutor(device(), new InProcessLink(device(), new DiskProgramStore(cacheDir), 1 << 30, 4096));
+  }
+
   /** An executor through the OpenCL host process, opened the way the agent opens it. */
   static OpenClExecutor hostExecutor(Path cacheDir) throws ExecutionException {
     OpenClExecutorProvider provider = new OpenClExecutorProvider();

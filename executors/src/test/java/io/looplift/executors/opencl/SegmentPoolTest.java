@@ -163,6 +163,32 @@ class SegmentPoolTest {
     OpenClTestSupport.assertArrayContentEquals(array, back, t.toString());
   }
 
+  /** Arrays large enough to be copied by several threads go in and come back whole, and a range only its range. */
+  @ParameterizedTest
+  @EnumSource(value = Type.class, names = {"BOOLEAN", "SHORT", "FLOAT", "DOUBLE"})
+  void largeArraysSplitBetweenThreadsCrossPieceEndsIntact(Type t) throws IOException {
+    int segment = 8 << 20; // several pieces, each split between threads
+    SegmentPool pool = new SegmentPool(new Segments(), segment, segment, 1L << 30);
+    int n = (int) (3 * ParallelCopy.PARALLEL_BYTES / t.byteSize()) + 7;
+    Object array = OpenClTestSupport.array(t, new Random(7 + t.ordinal()), n);
+    Object back = OpenClTestSupport.array(t, new Random(8), n);
+    Object untouched = OpenClTestSupport.deepCopy(new Object[] {back})[0];
+    int from = n / 5 + 3;
+    int to = n - n / 7;
+    try (Staging s = pool.stage(new long[] {(long) n * t.byteSize()})) {
+      Staging.Block block = s.block(0);
+      assertTrue(block.pieces().size() > 1, "spans several segments");
+      StagedArrays.upload(array, block, 0);
+      StagedArrays.download(block, 0, back, from, to);
+    }
+    for (int j = 0; j < n; j++) {
+      Object expected = j >= from && j < to ? array : untouched;
+      if (!java.lang.reflect.Array.get(expected, j).equals(java.lang.reflect.Array.get(back, j))) {
+        fail(t + " element " + j + " of " + n + ": " + java.lang.reflect.Array.get(back, j));
+      }
+    }
+  }
+
   /** Rows of an array of arrays lie one after another in one block: each goes in and comes back at its offset. */
   @ParameterizedTest
   @EnumSource(value = Type.class, names = {"BOOLEAN", "CHAR", "FLOAT", "LONG"})

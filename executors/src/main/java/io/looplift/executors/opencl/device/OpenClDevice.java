@@ -14,6 +14,7 @@ import io.looplift.tracecache.ProgramBuildException;
 import io.looplift.tracecache.ProgramCache;
 import io.looplift.tracecache.ProgramKey;
 import io.looplift.tracecache.ProgramLease;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,11 +44,17 @@ import org.jocl.cl_program;
  * with a {@link KernelLaunch.Buffer#kept} handle outlives its launch: a later launch or {@link #read} naming
  * the handle finds it, until {@link #release}.
  *
+ * <p>A device that does not share the host's memory (a discrete GPU) moves large pieces through pinned host
+ * memory ({@link PinnedTransfers}), each concurrent launch through its own; others copy straight from shared
+ * memory.
+ *
  * <p>Thread-safe: concurrent launches share the program cache and take a command queue each, so that one
  * launch's {@code clFinish} waits for nothing of another's.
  */
 public final class OpenClDevice implements AutoCloseable {
   private static final int MAX_PROGRAMS = 256;
+  /** The size of each half of a launch's pinned memory. */
+  static final int PINNED_HALF = 8 << 20;
 
   private final DeviceInfo info;
   private final String version;
@@ -55,6 +62,9 @@ public final class OpenClDevice implements AutoCloseable {
   private final cl_context context;
   private final ProgramCache<cl_program> programs;
   private final ConcurrentLinkedDeque<cl_command_queue> idleQueues = new ConcurrentLinkedDeque<>();
+  private final ConcurrentLinkedDeque<PinnedTransfers> idlePinned = new ConcurrentLinkedDeque<>();
+  /** Half of each launch's pinned memory; 0 when transfers copy straight from shared memory. */
+  private volatile int pinnedHalf;
   /** Buffers kept between launches, by handle. */
   private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -68,6 +78,16 @@ public final class OpenClDevice implements AutoCloseable {
    * @throws ExecutionException when the device cannot be opened
    */
   public OpenClDevice(DeviceInfo info, DiskProgramStore disk, String version) throws ExecutionException {
+    this(info, disk, version, -1);
+  }
+
+  /**
+   * Opens {@code info}'s device with transfers through pinned memory in halves of {@code pinnedHalf} bytes (0:
+   * never), whatever the device; -1 decides as the device needs. Pieces under a sixteenth of a half are
+   * copied directly. For tests, which force pinned transfers in small halves on any device.
+   */
+  public OpenClDevice(DeviceInfo info, DiskProgramStore disk, String version, int pinnedHalf)
+      throws ExecutionException {
     this.info = info;
     this.version = version;
     try {
@@ -76,6 +96,7 @@ public final class OpenClDevice implements AutoCloseable {
       cl_context_properties properties = new cl_context_properties();
       properties.addProperty(CL_CONTEXT_PLATFORM, handles.platform());
       this.context = clCreateContext(properties, 1, new cl_device_id[] {deviceId}, null, null, null);
+      this.pinnedHalf = pinnedHalf >= 0 ? pinnedHalf : sharesHostMemory(deviceId) ? 0 : PINNED_HALF;
     } catch (Throwable t) { // UnsatisfiedLinkError, CLException, a device that went away
       throw new ExecutionException("cannot open OpenCL device " + info.name() + ": " + OneLine.of(t), t);
     }
@@ -112,8 +133,11 @@ public final class OpenClDevice implements AutoCloseable {
     List<cl_mem> buffers = new ArrayList<>();
     cl_kernel kernel = null;
     cl_command_queue queue = borrowQueue();
+    PinnedTransfers pinned = null;
     boolean finished = false;
     try (ProgramLease<cl_program> lease = programs.acquire(key, new Compiler(k))) {
+      pinned = borrowPinned(queue, launch.args().stream()
+          .anyMatch(a -> a instanceof KernelLaunch.Buffer b && b.pieces().stream().anyMatch(p -> pinnable(p.length()))));
       kernel = clCreateKernel(lease.program(), k.name(), null);
       long t1 = System.nanoTime();
       List<KernelLaunch.Arg> args = launch.args();
@@ -129,7 +153,8 @@ public final class OpenClDevice implements AutoCloseable {
           if (b.upload()) {
             long at = 0;
             for (KernelLaunch.Piece p : b.pieces()) {
-              clEnqueueWriteBuffer(queue, mems[i], CL_FALSE, at, p.length(), Pointer.to(memory.slice(p)), 0, null, null);
+              if (pinned != null && pinnable(p.length())) pinned.write(queue, mems[i], at, memory.slice(p));
+              else clEnqueueWriteBuffer(queue, mems[i], CL_FALSE, at, p.length(), Pointer.to(memory.slice(p)), 0, null, null);
               at += p.length();
             }
           }
@@ -138,6 +163,7 @@ public final class OpenClDevice implements AutoCloseable {
           setScalar(kernel, i, (KernelLaunch.Scalar) args.get(i));
         }
       }
+      if (pinned != null) pinned.drain();
       clFinish(queue);
       long t2 = System.nanoTime();
       List<KernelLaunch.Dimension> range = launch.range();
@@ -151,13 +177,15 @@ public final class OpenClDevice implements AutoCloseable {
       clFinish(queue);
       long t3 = System.nanoTime();
       for (int i = 0; i < args.size(); i++) {
-        if (args.get(i) instanceof KernelLaunch.Buffer b && b.readLength() > 0) readBack(queue, mems[i], b, memory);
+        if (args.get(i) instanceof KernelLaunch.Buffer b && b.readLength() > 0) readBack(queue, mems[i], b, memory, pinned);
       }
+      if (pinned != null) pinned.drain();
       clFinish(queue);
       finished = true;
       return new LaunchTimings(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
     } finally {
       giveBack(queue, finished);
+      givePinnedBack(pinned);
       if (kernel != null) {
         cl_kernel kk = kernel;
         quietly(() -> clReleaseKernel(kk));
@@ -202,21 +230,25 @@ public final class OpenClDevice implements AutoCloseable {
 
   private long readOpen(List<KernelLaunch.Buffer> buffers, Memory memory) throws ExecutionException {
     cl_command_queue queue = borrowQueue();
+    PinnedTransfers pinned = null;
     boolean finished = false;
     try {
+      pinned = borrowPinned(queue, buffers.stream().anyMatch(b -> pinnable(b.readLength())));
       long t0 = System.nanoTime();
       for (KernelLaunch.Buffer b : buffers) {
         Kept k = kept.get(b.kept());
         if (k == null || k.bytes() != b.bytes()) {
           throw new ExecutionException("no kept buffer " + b.kept() + " of " + b.bytes() + " bytes");
         }
-        readBack(queue, k.mem(), b, memory);
+        readBack(queue, k.mem(), b, memory, pinned);
       }
+      if (pinned != null) pinned.drain();
       clFinish(queue);
       finished = true;
       return System.nanoTime() - t0;
     } finally {
       giveBack(queue, finished);
+      givePinnedBack(pinned);
     }
   }
 
@@ -228,18 +260,65 @@ public final class OpenClDevice implements AutoCloseable {
     }
   }
 
-  /** Copies the bytes {@code [readFrom, readFrom + readLength)} of {@code mem} into the pieces that hold them. */
-  private static void readBack(cl_command_queue queue, cl_mem mem, KernelLaunch.Buffer b, Memory memory) {
+  /**
+   * Enqueues copying the bytes {@code [readFrom, readFrom + readLength)} of {@code mem} into the pieces that hold
+   * them, large ones through {@code pinned} when not null.
+   */
+  private void readBack(cl_command_queue queue, cl_mem mem, KernelLaunch.Buffer b, Memory memory, PinnedTransfers pinned) {
     long at = 0;
     for (KernelLaunch.Piece p : b.pieces()) {
       long lo = Math.max(at, b.readFrom());
       long hi = Math.min(at + p.length(), b.readFrom() + b.readLength());
       if (lo < hi) {
-        Pointer target = Pointer.to(memory.slice(p).slice((int) (lo - at), (int) (hi - lo)));
-        clEnqueueReadBuffer(queue, mem, CL_FALSE, lo, hi - lo, target, 0, null, null);
+        ByteBuffer target = memory.slice(p).slice((int) (lo - at), (int) (hi - lo));
+        if (pinned != null && pinnable(hi - lo)) pinned.read(queue, mem, lo, target);
+        else clEnqueueReadBuffer(queue, mem, CL_FALSE, lo, hi - lo, Pointer.to(target), 0, null, null);
       }
       at += p.length();
     }
+  }
+
+  /** Whether a piece of {@code bytes} goes through pinned memory: a small one copies as fast directly. */
+  private boolean pinnable(long bytes) {
+    int half = pinnedHalf;
+    return half > 0 && bytes >= half / 16;
+  }
+
+  /**
+   * Pinned memory for a launch on {@code queue} that has pieces to move through it ({@code needed}), or null:
+   * none needed, or none to be had (the driver refused; then no launch asks again).
+   */
+  private PinnedTransfers borrowPinned(cl_command_queue queue, boolean needed) {
+    int half = pinnedHalf;
+    if (!needed || half == 0) return null;
+    PinnedTransfers idle = idlePinned.pollFirst();
+    if (idle != null) return idle;
+    try {
+      return new PinnedTransfers(context, queue, half);
+    } catch (RuntimeException e) {
+      pinnedHalf = 0;
+      System.err.println("no pinned memory on " + info.name() + " (" + OneLine.of(e) + "): transfers copy directly");
+      return null;
+    }
+  }
+
+  /** Keeps {@code pinned} for later launches once nothing of the last one is in flight (its queue has finished). */
+  private void givePinnedBack(PinnedTransfers pinned) {
+    if (pinned == null) return;
+    try {
+      pinned.drain();
+      idlePinned.addFirst(pinned);
+    } catch (RuntimeException e) { // a failed launch's command: do not trust this memory's state
+      quietly(pinned::close);
+    }
+  }
+
+  /** {@code CL_DEVICE_HOST_UNIFIED_MEMORY}: whether the device works in the host's memory (a CPU, most integrated GPUs). */
+  @SuppressWarnings("deprecation") // deprecated by OpenCL 2.0, answered by every OpenCL 1.x driver and by 2.0+ ones
+  private static boolean sharesHostMemory(cl_device_id device) {
+    int[] unified = new int[1];
+    clGetDeviceInfo(device, CL_DEVICE_HOST_UNIFIED_MEMORY, Sizeof.cl_int, Pointer.to(unified), null);
+    return unified[0] != 0;
   }
 
   /** An idle command queue, or a new one. */
@@ -356,6 +435,7 @@ public final class OpenClDevice implements AutoCloseable {
       programs.close();
       for (Kept k : kept.values()) quietly(() -> clReleaseMemObject(k.mem()));
       kept.clear();
+      for (PinnedTransfers p; (p = idlePinned.pollFirst()) != null; ) quietly(p::close);
       for (cl_command_queue q; (q = idleQueues.pollFirst()) != null; ) {
         cl_command_queue queue = q;
         quietly(() -> clReleaseCommandQueue(queue));
@@ -368,6 +448,7 @@ public final class OpenClDevice implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "OpenCL device " + info;
+    int half = pinnedHalf;
+    return "OpenCL device " + info + (half > 0 ? ", transfers through " + (2L * half >> 20) + " MiB of pinned memory per launch" : "");
   }
 }
