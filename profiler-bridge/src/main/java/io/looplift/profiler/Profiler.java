@@ -25,6 +25,7 @@ import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
+import jdk.jfr.FlightRecorder;
 
 /**
  * LoopLift's profiler: collects call-site and kernel records and shows them as the JSON report, a human
@@ -64,6 +65,16 @@ public final class Profiler {
   private final LongAdder deferredClasses = new LongAdder();
   private final LongAdder deferredNanos = new LongAdder();
   private volatile Runnable beforeReport = () -> { };
+
+  /**
+   * Whether JFR has started in this JVM (a recording, {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}).
+   * Until then no event class is loaded: loading the first one initializes JFR's metadata and instruments the
+   * class with JFR's bytecode library, tens of milliseconds of CPU time and JIT work at the moment the program's
+   * first loop runs, in every program, recorded or not.
+   */
+  private static boolean jfrStarted() {
+    return FlightRecorder.isInitialized();
+  }
 
   /** An empty profiler: no sites, kernels or devices. */
   public Profiler() {}
@@ -106,15 +117,17 @@ public final class Profiler {
     site.offloaded.increment();
     site.timeNanos.add(Math.max(0, nanos));
     site.executors.add(executor);
-    OffloadEvent event = new OffloadEvent();
-    if (event.isEnabled()) {
-      event.site = siteId;
-      event.className = site.info.className();
-      event.method = site.info.method();
-      event.line = site.info.line();
-      event.executor = executor;
-      event.runTime = nanos;
-      event.commit();
+    if (jfrStarted()) {
+      OffloadEvent event = new OffloadEvent();
+      if (event.isEnabled()) {
+        event.site = siteId;
+        event.className = site.info.className();
+        event.method = site.info.method();
+        event.line = site.info.line();
+        event.executor = executor;
+        event.runTime = nanos;
+        event.commit();
+      }
     }
   }
 
@@ -124,14 +137,16 @@ public final class Profiler {
     if (site == null) return;
     site.fallback.increment();
     site.lastFallback = reason;
-    FallbackEvent event = new FallbackEvent();
-    if (event.isEnabled()) {
-      event.site = siteId;
-      event.className = site.info.className();
-      event.method = site.info.method();
-      event.line = site.info.line();
-      event.reason = reason;
-      event.commit();
+    if (jfrStarted()) {
+      FallbackEvent event = new FallbackEvent();
+      if (event.isEnabled()) {
+        event.site = siteId;
+        event.className = site.info.className();
+        event.method = site.info.method();
+        event.line = site.info.line();
+        event.reason = reason;
+        event.commit();
+      }
     }
   }
 
@@ -148,13 +163,15 @@ public final class Profiler {
     k.timeNanos.add(Math.max(0, nanos));
     k.executors.add(executor);
     for (int siteId : siteIds) k.served(siteId);
-    KernelEvent event = new KernelEvent();
-    if (event.isEnabled()) {
-      event.kernelId = id;
-      event.executor = executor;
-      event.sites = Arrays.toString(siteIds);
-      event.kernelTime = nanos;
-      event.commit();
+    if (jfrStarted()) {
+      KernelEvent event = new KernelEvent();
+      if (event.isEnabled()) {
+        event.kernelId = id;
+        event.executor = executor;
+        event.sites = Arrays.toString(siteIds);
+        event.kernelTime = nanos;
+        event.commit();
+      }
     }
   }
 
@@ -208,15 +225,17 @@ public final class Profiler {
    */
   public void mismatch(VerifyMismatch m) {
     verifyRecord(m.kernelId(), m.executor()).mismatches.increment();
-    VerifyMismatchEvent event = new VerifyMismatchEvent();
-    if (event.isEnabled()) {
-      event.kernelId = m.kernelId();
-      event.executor = m.executor();
-      event.sites = m.sites();
-      event.location = m.location();
-      event.expected = m.expected();
-      event.actual = m.actual();
-      event.commit();
+    if (jfrStarted()) {
+      VerifyMismatchEvent event = new VerifyMismatchEvent();
+      if (event.isEnabled()) {
+        event.kernelId = m.kernelId();
+        event.executor = m.executor();
+        event.sites = m.sites();
+        event.location = m.location();
+        event.expected = m.expected();
+        event.actual = m.actual();
+        event.commit();
+      }
     }
   }
 
@@ -248,10 +267,12 @@ public final class Profiler {
    * it enabled. Counts nothing: the totals come from {@link #traceCache}.
    */
   public void traceCacheMiss(String key) {
-    TraceCacheMissEvent event = new TraceCacheMissEvent();
-    if (event.isEnabled()) {
-      event.key = key;
-      event.commit();
+    if (jfrStarted()) {
+      TraceCacheMissEvent event = new TraceCacheMissEvent();
+      if (event.isEnabled()) {
+        event.key = key;
+        event.commit();
+      }
     }
   }
 
