@@ -66,14 +66,24 @@ public final class Profiler {
   private final LongAdder deferredNanos = new LongAdder();
   private volatile Runnable beforeReport = () -> { };
 
+  /** Set once this JVM turns out to have no JFR ({@code jdk.jfr} left out of its runtime image). */
+  private static volatile boolean jfrMissing;
+
   /**
    * Whether JFR has started in this JVM (a recording, {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}).
    * Until then no event class is loaded: loading the first one initializes JFR's metadata and instruments the
-   * class with JFR's bytecode library, tens of milliseconds of CPU time and JIT work at the moment the program's
-   * first loop runs, in every program, recorded or not.
+   * class with JFR's bytecode library, about 0.15 s of CPU time and a burst of JIT work at the moment the
+   * program's first loop runs, in every program, recorded or not. In a runtime without {@code jdk.jfr} it is
+   * never started, and no call here may fail for it.
    */
   private static boolean jfrStarted() {
-    return FlightRecorder.isInitialized();
+    if (jfrMissing) return false;
+    try {
+      return FlightRecorder.isInitialized();
+    } catch (LinkageError e) { // NoClassDefFoundError: a runtime image made without jdk.jfr
+      jfrMissing = true;
+      return false;
+    }
   }
 
   /** An empty profiler: no sites, kernels or devices. */

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * LoopLift's JFR events cost a program nothing until JFR runs: without a recording the agent loads no event
- * class (loading one starts JFR's machinery), and with one the offloaded loops show in it.
+ * class (loading one starts JFR's machinery), with one the offloaded loops show in it, and in a runtime without
+ * JFR at all nothing changes.
  */
 class JfrEventsTest {
   private static final String DEMO = ProgramCatalog.DEMO.mainClass();
@@ -34,6 +35,24 @@ class JfrEventsTest {
         .filter(l -> l.matches(".*io\\.looplift\\.profiler\\.\\w+Event .*") || l.contains("jdk.jfr.internal.MetadataRepository "))
         .toList();
     assertEquals(List.of(), jfr);
+  }
+
+  /**
+   * A runtime image without {@code jdk.jfr} (as jlink makes for an application that does not need it): the
+   * loops run offloaded and the output is the program's. The profiler used to throw NoClassDefFoundError in
+   * the middle of a flush there, and a map's results never reached its array.
+   */
+  @Test
+  void inARuntimeWithoutJfrLoopsRunOffloadedAndTheOutputIsUnchanged() throws IOException {
+    Path report = tmp.resolve("report.json");
+    ForkedJvm.Result agent = ForkedJvm.run(List.of("--limit-modules", "java.base,java.instrument,java.management",
+        ForkedJvm.agentArg("min.length=0,report=" + report)), DEMO);
+    assertEquals(ForkedJvm.plain(DEMO).stdout(), agent.stdout(), agent::describe);
+    LoopReport loops = LoopReport.read(report);
+    for (String method : List.of("scale", "blend", "sum", "max")) {
+      LoopReport.Loop loop = loops.loops().stream().filter(l -> l.method().equals(method)).findFirst().orElseThrow();
+      assertTrue(loop.offloadedRuns() > 0 && loop.fallbackRuns() == 0, loop::toString);
+    }
   }
 
   @Test

@@ -116,11 +116,6 @@ final class PinnedTransfers implements AutoCloseable {
     ParallelCopy.run(n, 1, (lo, hi) -> to.put(toAt + lo, from, fromAt + lo, hi - lo));
   }
 
-  /** The pinned memory's size. */
-  long bytes() {
-    return 2L * half;
-  }
-
   @Override
   public void close() {
     clReleaseMemObject(pinned); // the mapping goes with it
