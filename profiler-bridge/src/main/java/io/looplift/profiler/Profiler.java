@@ -1,7 +1,6 @@
 package io.looplift.profiler;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -21,10 +20,6 @@ import java.util.function.Supplier;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-import javax.management.StandardMBean;
 import jdk.jfr.FlightRecorder;
 
 /**
@@ -506,18 +501,13 @@ public final class Profiler {
    *
    * <p>It starts the platform MBean server, which initializes {@code java.util.logging}: an agent should
    * call it once the application is running, not in {@code premain}, or an application that installs its
-   * own {@code LogManager} will find the default one already in place.
+   * own {@code LogManager} will find the default one already in place. In a runtime without
+   * {@code java.management} there is no MBean, and nothing is said.
    */
   public synchronized boolean registerMBean() {
     try {
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      ObjectName name = new ObjectName(MBEAN_NAME);
-      if (mbeanRegistered && server.isRegistered(name)) return true;
-      if (server.isRegistered(name)) server.unregisterMBean(name);
-      server.registerMBean(new StandardMBean(new MBeanView(this), LoopLiftMBean.class), name);
-      mbeanRegistered = true;
-    } catch (JMException | RuntimeException e) {
-      System.err.println("looplift: cannot register MBean " + MBEAN_NAME + ": " + reason(e));
+      mbeanRegistered = MBeanRegistration.register(new MBeanView(this), mbeanRegistered);
+    } catch (LinkageError e) { // NoClassDefFoundError: a runtime image made without java.management
       mbeanRegistered = false;
     }
     return mbeanRegistered;
@@ -611,7 +601,7 @@ public final class Profiler {
   }
 
   /** A reason a user can act on; file-system messages alone are often just the file name. */
-  private static String reason(Exception e) {
+  static String reason(Exception e) {
     if (e instanceof FileSystemException) {
       FileSystemException f = (FileSystemException) e;
       String what = f.getReason();

@@ -1,0 +1,34 @@
+package io.looplift.profiler;
+
+import java.lang.management.ManagementFactory;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/**
+ * Registers the profiler's MBean. Apart from {@link Profiler} so that only this class needs
+ * {@code java.management}: a runtime image made without it fails to load this class, not the profiler.
+ */
+final class MBeanRegistration {
+  private MBeanRegistration() {}
+
+  /**
+   * Registers {@code view} as {@link Profiler#MBEAN_NAME}, replacing a bean another profiler registered there,
+   * unless {@code registered} says this one's already is. Returns whether it is registered; a failure is said on
+   * stderr.
+   */
+  static boolean register(LoopLiftMBean view, boolean registered) {
+    try {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      ObjectName name = new ObjectName(Profiler.MBEAN_NAME);
+      if (registered && server.isRegistered(name)) return true;
+      if (server.isRegistered(name)) server.unregisterMBean(name);
+      server.registerMBean(new StandardMBean(view, LoopLiftMBean.class), name);
+      return true;
+    } catch (JMException | RuntimeException e) {
+      System.err.println("looplift: cannot register MBean " + Profiler.MBEAN_NAME + ": " + Profiler.reason(e));
+      return false;
+    }
+  }
+}
