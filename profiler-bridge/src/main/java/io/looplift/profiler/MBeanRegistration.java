@@ -14,9 +14,9 @@ final class MBeanRegistration {
   private MBeanRegistration() {}
 
   /**
-   * Registers {@code view} as {@link Profiler#MBEAN_NAME}, replacing a bean another profiler registered there,
-   * unless {@code registered} says this one's already is. Returns whether it is registered; a failure is said on
-   * stderr.
+   * Registers {@code view} as {@link Profiler#MBEAN_NAME}, replacing a bean another profiler registered there;
+   * nothing changes when {@code registered} (this profiler registered its bean before) and that bean is still
+   * there. Returns whether the bean is registered; a failure is said on stderr.
    */
   static boolean register(LoopLiftMBean view, boolean registered) {
     try {
