@@ -22,7 +22,9 @@ class ParallelCopyTest {
     });
     for (int j = 0; j < n; j++) assertEquals(1, copied.get(j), "element " + j);
     assertTrue(threads.contains(Thread.currentThread()), "the caller copies a part");
-    assertEquals(Math.min(8, Runtime.getRuntime().availableProcessors()), threads.size(), "threads that copied");
+    // A pool thread done with its part before the next part is handed out may take that one too.
+    int most = Math.min(8, Runtime.getRuntime().availableProcessors());
+    assertTrue(threads.size() <= most && threads.size() >= Math.min(2, most), "threads that copied: " + threads.size());
   }
 
   @Test
