@@ -188,7 +188,8 @@ class LoopDispatcherTest {
     JvmExecutor jvm = new JvmExecutor(2);
     opened.add(jvm);
     Executor slow = slowed(jvm, "jvm", now, 50_000);
-    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).build();
+    // The original loop's runs are timed from the first, as if the JIT had compiled it before.
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
     Selections selections = new Selections(measuring, List.of(new Offload(slow, new Candidate("jvm", "two threads"))),
         LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
     LoopDispatcher d = dispatcher(selections, 64, now::get);
@@ -288,7 +289,8 @@ class LoopDispatcherTest {
     AtomicLong now = new AtomicLong();
     JvmExecutor jvm = new JvmExecutor(2);
     opened.add(jvm);
-    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).build();
+    // The original loop's runs are timed from the first, as if the JIT had compiled it before.
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
     Selections selections = new Selections(measuring, List.of(new Offload(jvm, new Candidate("jvm", "two threads"))),
         LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
     LoopDispatcher d = dispatcher(selections, 64, now::get);

@@ -49,6 +49,22 @@ final class Measurements {
    * of plain Java) where its warm runs take 1 ms.
    */
   static final long LONG_FIRST_RUN_NANOS = 1_000_000_000;
+  /**
+   * How many iterations of a kernel's outermost loop the original bytecode runs in a JVM before its runs are
+   * timed as it will run from then on: HotSpot compiles a loop with C2 after some 60,000 backedges in the
+   * interpreter and 40,000 more in C1's profiling code ({@code Tier3BackEdgeThreshold},
+   * {@code Tier4BackEdgeThreshold}), and a loop that runs as bytecode only when the selection lets it gets
+   * there late. A 1,000-element saxpy called 20,000 times a launch, its calls' loop still interpreted, measured
+   * 52-125 ns an iteration in its first runs against 42 once compiled, and lost to the jvm executor's 97.
+   */
+  static final long WARM_ITERATIONS = 100_000;
+  /**
+   * A bytecode run at least this long per outer iteration is timed whatever ran before it: interpreting the
+   * outer loop's own bytecode adds little to it, and its inner loops reach the JIT's thresholds at once.
+   */
+  static final long WARM_NANOS_PER_ITERATION = 2_000;
+  /** The most bytecode runs of a kernel set aside as cold; later ones are timed whatever ran before them. */
+  static final int COLD_RUNS = 16;
 
   /** One candidate's measurements. */
   private static final class Data {
@@ -70,6 +86,7 @@ final class Measurements {
 
   private final KernelKey key;
   private final int budget;
+  private final long warmUp;
   private final Map<String, Data> candidates = new LinkedHashMap<>();
   private final Set<Integer> remeasure = new HashSet<>();
   /** What the store held for the kernel, for candidates not registered yet; null when it held nothing valid. */
@@ -80,13 +97,21 @@ final class Measurements {
   private long runNanos;
   private int drifts;
   private int lastClass = -1;
+  /** Iterations of the kernel's outermost loop run as bytecode in this JVM, and its runs set aside as cold. */
+  private long bytecodeIterations;
+  private int coldRuns;
   /** Bumped whenever points or failures change, so that decisions made before are made again. */
   private int version;
 
-  /** @param budget how many measuring runs the kernel may have in this JVM run */
-  Measurements(KernelKey key, int budget) {
+  /**
+   * @param budget how many measuring runs the kernel may have in this JVM run
+   * @param warmUp how many iterations of its outermost loop the original bytecode runs before its runs are
+   *     timed ({@link #WARM_ITERATIONS} but in tests)
+   */
+  Measurements(KernelKey key, int budget, long warmUp) {
     this.key = key;
     this.budget = budget;
+    this.warmUp = warmUp;
   }
 
   KernelKey key() { return key; }
@@ -245,7 +270,7 @@ final class Measurements {
    * Records a measuring run of {@code candidate}; returns true when that completed its point at the run's size
    * class: the fastest of {@code samples} runs there, or of more while the latest run is still much faster
    * than every earlier one (up to {@link #WARMING_FACTOR} times {@code samples}) and not out of reach of the
-   * other candidates' best there.
+   * other candidates' best there. A run of the original bytecode set aside as cold does not count.
    */
   boolean sample(String candidate, Point run, int samples) {
     runs++;
@@ -253,7 +278,7 @@ final class Measurements {
     Data d = candidates.get(candidate);
     int c = run.sizeClass();
     release(d, c);
-    if (d.dropped != null) return false;
+    if (d.dropped != null || candidate.equals(Candidate.BYTECODE) && cold(run)) return false;
     List<Point> done = d.samples.computeIfAbsent(c, k -> new ArrayList<>());
     done.add(run);
     if (done.size() < samples) return false;
@@ -269,6 +294,27 @@ final class Measurements {
     if (perWork(run) < perWork(fastest)) fastest = run;
     complete(d, c, fastest);
     return true;
+  }
+
+  /**
+   * Counts {@code run} of the original bytecode towards its warm-up; true when it is to be set aside as cold:
+   * more than 1% of its iterations ran before the loop had run {@link #WARM_ITERATIONS} (or the
+   * selector's warm-up) in this JVM, it was
+   * shorter than {@link #WARM_NANOS_PER_ITERATION} per iteration, and fewer than {@link #COLD_RUNS} runs were
+   * set aside before.
+   */
+  private boolean cold(Point run) {
+    long before = bytecodeIterations;
+    ranBytecode(run.iterations());
+    boolean cold = (warmUp - before) * 100 > run.iterations()
+        && run.nanos() < WARM_NANOS_PER_ITERATION * run.iterations() && coldRuns < COLD_RUNS;
+    if (cold) coldRuns++;
+    return cold;
+  }
+
+  /** Counts {@code iterations} of the kernel's outermost loop run as the original bytecode. */
+  void ranBytecode(long iterations) {
+    bytecodeIterations = Math.min(warmUp, bytecodeIterations + iterations);
   }
 
   /**
@@ -299,6 +345,7 @@ final class Measurements {
     runNanos += run.nanos();
     Data d = candidates.get(candidate);
     Point p = d.points.get(run.sizeClass());
+    if (candidate.equals(Candidate.BYTECODE)) ranBytecode(run.iterations());
     if (d.dropped != null || p == null || perWork(run) >= perWork(p)) return false;
     d.points.put(run.sizeClass(), run);
     version++;

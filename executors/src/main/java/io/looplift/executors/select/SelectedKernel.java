@@ -25,7 +25,10 @@ import java.util.Optional;
  * the program sees.
  *
  * <p>Measuring: the first launches at a size class that needs it run on the candidates in turn, each
- * {@code samples} times (see {@link Selector.Builder}); which classes need it is {@link Decider}'s rule. After
+ * {@code samples} times (see {@link Selector.Builder}); which classes need it is {@link Decider}'s rule. Runs
+ * of the original bytecode do not count until its loop has run long enough in this JVM for the JIT to have
+ * compiled it (see {@link Measurements#WARM_ITERATIONS}): the program runs it as it would without LoopLift
+ * meanwhile. After
  * that, the times of normal launches are compared with what was measured: when the chosen candidate takes
  * more than {@code driftFactor} times its estimate for {@code driftRuns} launches in a row at one size class
  * (other processes took the cores a parallel kernel was measured with, say), that class is measured again,
@@ -74,7 +77,10 @@ public final class SelectedKernel {
     Size size = Size.of(iterations, workPerIteration);
     synchronized (m) {
       latest = size;
-      return Optional.ofNullable(decide(size));
+      Choice c = decide(size);
+      // Measuring runs count when they report; the others run now.
+      if (c != null && !c.measuring() && c.bytecode()) m.ranBytecode(iterations);
+      return Optional.ofNullable(c);
     }
   }
 

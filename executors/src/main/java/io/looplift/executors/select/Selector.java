@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
 public final class Selector {
   /** What the builder set; see {@link Builder}. */
   record Settings(String version, int cores, int samples, double driftFactor, int driftRuns, int budget,
-      String forced) {}
+      long warmUp, String forced) {}
 
   private final Settings settings;
   private final LongSupplier clock;
@@ -41,7 +41,8 @@ public final class Selector {
   private record Registration(KernelKey key, List<Candidate> candidates) {}
 
   private Selector(Builder b) {
-    this.settings = new Settings(b.version, b.cores, b.samples, b.driftFactor, b.driftRuns, b.budget, b.forced);
+    this.settings = new Settings(b.version, b.cores, b.samples, b.driftFactor, b.driftRuns, b.budget, b.warmUp,
+        b.forced);
     this.clock = b.clock;
     this.decider = new Decider(b.trust);
     this.store = b.directory == null || b.forced != null ? null : new SelectionStore(b.directory, b.warnings);
@@ -81,7 +82,7 @@ public final class Selector {
     for (Candidate c : candidates) {
       if (!seen.add(c.name())) throw new IllegalArgumentException("candidate " + c.name() + " named twice");
     }
-    Measurements m = kernels.computeIfAbsent(key, k -> new Measurements(k, settings.budget()));
+    Measurements m = kernels.computeIfAbsent(key, k -> new Measurements(k, settings.budget(), settings.warmUp()));
     synchronized (m) {
       if (!m.loaded()) {
         m.load(store == null ? null : store.load(key, settings.version(), settings.cores()).orElse(null));
@@ -136,6 +137,7 @@ public final class Selector {
     private double driftFactor = 2;
     private int driftRuns = 5;
     private int budget = 64;
+    private long warmUp = Measurements.WARM_ITERATIONS;
 
     private Builder(String version, int cores) {
       if (version == null || version.isEmpty()) throw new IllegalArgumentException("no version");
@@ -211,6 +213,16 @@ public final class Selector {
     public Builder budget(int runs) {
       if (runs < 0) throw new IllegalArgumentException("budget " + runs);
       this.budget = runs;
+      return this;
+    }
+
+    /**
+     * How many iterations of a kernel's outermost loop the original bytecode runs before its runs are timed
+     * (see {@link Measurements#WARM_ITERATIONS}, the default); 0 times it from its first run.
+     */
+    public Builder warmUp(long iterations) {
+      if (iterations < 0) throw new IllegalArgumentException("warm-up " + iterations);
+      this.warmUp = iterations;
       return this;
     }
 

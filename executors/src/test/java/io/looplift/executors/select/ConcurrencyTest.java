@@ -31,7 +31,7 @@ class ConcurrencyTest {
 
   @Test
   void threadsLaunchingOneKernelShareItsMeasurements() throws Exception {
-    Selector selector = Selector.builder("1.0", 8).build();
+    Selector selector = Selector.builder("1.0", 8).warmUp(0).build();
     List<Candidate> candidates = List.of(BYTECODE, JVM, OPENCL);
     SelectedKernel k = selector.kernel(KEY, candidates);
     assertSame(k, selector.kernel(KEY, List.copyOf(candidates)));

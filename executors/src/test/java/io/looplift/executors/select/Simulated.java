@@ -37,6 +37,8 @@ final class Simulated {
   long now = 1_000_000;
   private final Map<String, LongUnaryOperator> costs = new HashMap<>();
   private final Set<String> failing = new HashSet<>();
+  /** The iterations of the launch being run. */
+  private long iterations;
   /** Every candidate that ran, in order; measuring runs marked with a trailing {@code *}. */
   final List<String> ran = new ArrayList<>();
 
@@ -56,20 +58,42 @@ final class Simulated {
     return this;
   }
 
+  /**
+   * {@code candidate} takes {@code cold} nanoseconds per unit of work until it has run {@code threshold}
+   * iterations in all, {@code warm} from then on: a loop the JIT compiles after so many backedges.
+   */
+  Simulated compiledAfter(Candidate candidate, long threshold, double cold, double warm) {
+    long[] ran = {0};
+    costs.put(candidate.name(), work -> {
+      boolean compiled = ran[0] >= threshold;
+      ran[0] += iterations;
+      return (long) ((compiled ? warm : cold) * work);
+    });
+    return this;
+  }
+
   /** {@code candidate} throws from now on. */
   Simulated failing(Candidate candidate) {
     failing.add(candidate.name());
     return this;
   }
 
+  /** A selector on this clock whose bytecode runs count from the first: the JIT's warm-up is left to the tests of it. */
   Selector.Builder selector() {
-    return Selector.builder("1.0", 8).clock(() -> now);
+    return Selector.builder("1.0", 8).clock(() -> now).warmUp(0);
   }
 
   /** One launch of {@code work} iterations: choose, run (or fail and run the next choice), record. */
   Choice launch(SelectedKernel k, long work) {
-    Choice c = k.choose(work, 1).orElseThrow();
+    return launch(k, work, 1);
+  }
+
+  /** One launch of {@code iterations} iterations doing {@code perIteration} work each. */
+  Choice launch(SelectedKernel k, long iterations, long perIteration) {
+    long work = iterations * perIteration;
+    Choice c = k.choose(iterations, perIteration).orElseThrow();
     while (failing.contains(c.candidate())) c = k.failed(c, c.candidate() + " threw").orElseThrow();
+    this.iterations = iterations;
     now += costs.get(c.candidate()).applyAsLong(work);
     k.record(c);
     ran.add(c.candidate() + (c.measuring() ? "*" : ""));
@@ -78,8 +102,13 @@ final class Simulated {
 
   /** Launches at {@code work} until a launch is no measuring run; returns that launch's choice. */
   Choice settle(SelectedKernel k, long work) {
+    return settle(k, work, 1);
+  }
+
+  /** Launches of {@code iterations} doing {@code perIteration} each until a launch is no measuring run. */
+  Choice settle(SelectedKernel k, long iterations, long perIteration) {
     for (int i = 0; i < 100; i++) {
-      Choice c = launch(k, work);
+      Choice c = launch(k, iterations, perIteration);
       if (!c.measuring()) return c;
     }
     throw new AssertionError("still measuring after 100 launches");
