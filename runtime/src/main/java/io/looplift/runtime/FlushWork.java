@@ -126,15 +126,33 @@ final class FlushWork implements ScheduledWork {
       PendingLoop range = s.loops().get(spec.rangeLoop());
       List<PendingLoop> members = new ArrayList<>(spec.loops().length);
       for (int l : spec.loops()) members.add(s.loops().get(l));
-      Launch launch = new Launch(spec.template(), spec.bindArrays(byId), spec.bindParams(params),
-          spec.bindAccumulators(accs), range.launch.start(), range.launch.step(), range.launch.trips());
-      if (runner.run(launch, s.program().kernelNames[k], members, sessions)) {
-        spec.scatterAccumulators(launch.accumulators(), accs);
-        for (PendingLoop l : members) l.complete();
-      } else {
-        for (PendingLoop l : members) runAlone(l, sessions);
+      String kernel = s.program().kernelNames[k];
+      try {
+        Launch launch = new Launch(spec.template(), spec.bindArrays(byId), spec.bindParams(params),
+            spec.bindAccumulators(accs), range.launch.start(), range.launch.step(), range.launch.trips());
+        if (runner.run(launch, kernel, members, sessions)) {
+          spec.scatterAccumulators(launch.accumulators(), accs);
+          for (PendingLoop l : members) l.complete();
+          continue;
+        }
+      } catch (RuntimeException e) {
+        lost(kernel, members, e);
+        continue;
       }
+      for (PendingLoop l : members) runAlone(l, sessions);
     }
+  }
+
+  /**
+   * Says that an internal error ended {@code kernel}'s launch in an unknown state: its loops are neither
+   * completed nor run again (a launch that wrote part of an array it also reads cannot simply be repeated),
+   * and the work goes on with its other kernels. A loop whose caller waits for it (a reduction) then runs as
+   * the original bytecode; the others' results may be missing, which stderr says.
+   */
+  private void lost(String kernel, List<PendingLoop> loops, RuntimeException e) {
+    log.warnOnce("lost " + kernel, "internal error running the loop at " + loops.get(0).entry.where()
+        + (loops.size() > 1 ? " and " + (loops.size() - 1) + " fused with it" : "") + " (" + e
+        + "); its results may be missing");
   }
 
   /** Runs one loop as its own kernel, its placeholders given storage. */
@@ -143,7 +161,15 @@ final class FlushWork implements ScheduledWork {
     for (int a = 0; a < arrays.length; a++) arrays[a] = storage(arrays[a], sessions);
     Launch launch = new Launch(l.launch.template(), arrays, l.launch.params(), l.launch.accumulators(),
         l.launch.start(), l.launch.step(), l.launch.trips());
-    if (runner.run(launch, l.entry.where() + "#" + l.siteId, List.of(l), sessions)) {
+    String kernel = l.entry.where() + "#" + l.siteId;
+    boolean ran;
+    try {
+      ran = runner.run(launch, kernel, List.of(l), sessions);
+    } catch (RuntimeException e) {
+      lost(kernel, List.of(l), e);
+      return;
+    }
+    if (ran) {
       l.complete();
     } else {
       log.warnOnce("lost " + l.siteId,

@@ -97,9 +97,22 @@ final class KernelRunner {
       String error = x == null ? "not open" : attempt(x, launch, kernel, loops, decision, choice, sessions);
       if (error == null) return true;
       if (x != null) failed.add(x);
-      choice = decision.selection().failed(choice, error).orElse(null);
+      choice = next(decision, choice, error, kernel);
     }
     return runElsewhere(launch, kernel, loops, failed, sessions);
+  }
+
+  /**
+   * What the selection runs after {@code choice} failed with {@code error}; null when nothing is left, or when
+   * the selection could not say (the executors not tried then run it, in order of preference).
+   */
+  private Choice next(Selections.Decision decision, Choice choice, String error, String kernel) {
+    try {
+      return decision.selection().failed(choice, error).orElse(null);
+    } catch (RuntimeException e) {
+      log.debugOnce("learn " + kernel + " " + e, "internal error recording a failed launch of " + kernel + ": " + e);
+      return null;
+    }
   }
 
   /**
@@ -149,18 +162,32 @@ final class KernelRunner {
     // A launch still in flight is recorded at the commit; its own time is not known, so the selection learns
     // nothing from it.
     if (!completed) return null;
-    recordRun(x, launch, kernel, loops, nanos);
+    learning(kernel, () -> recordRun(x, launch, kernel, loops, nanos));
     boolean right = before == null || verifier.check(before, launch, kernel, x, loops);
     if (decision == null) return null;
-    if (right) {
-      decision.selection().record(choice, Math.max(0, nanos - launch.setupNanos()), launch.transferNanos());
-    } else {
-      // The launch is complete with the reference's results; what the selection would run next is not needed.
-      decision.selection().failed(choice, "differed from the reference executor")
-          .ifPresent(next -> decision.selection().abandon(next));
-    }
-    profiler.kernelSelection(kernel, () -> Selections.info(decision.selection()));
+    learning(kernel, () -> {
+      if (right) {
+        decision.selection().record(choice, Math.max(0, nanos - launch.setupNanos()), launch.transferNanos());
+      } else {
+        // The launch is complete with the reference's results; what the selection would run next is not needed.
+        decision.selection().failed(choice, "differed from the reference executor")
+            .ifPresent(next -> decision.selection().abandon(next));
+      }
+      profiler.kernelSelection(kernel, () -> Selections.info(decision.selection()));
+    });
     return null;
+  }
+
+  /**
+   * Runs what LoopLift learns from a completed launch of {@code kernel} (the report, the selection): its
+   * results are the program's already, so an internal error there loses only that, never the launch.
+   */
+  private void learning(String kernel, Runnable bookkeeping) {
+    try {
+      bookkeeping.run();
+    } catch (RuntimeException e) {
+      log.debugOnce("learn " + kernel + " " + e, "internal error recording a launch of " + kernel + ": " + e);
+    }
   }
 
   /**

@@ -44,9 +44,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LoopDispatcherTest {
   private static final Node I = Index.I;
@@ -260,6 +262,66 @@ class LoopDispatcherTest {
       assertTrue(r.contains("\"selection\":{\"executor\":\"bytecode\""), r);
       assertArrayEquals(expectedScale(a, 0, 0, n, 2.0, n), b);
     }
+  }
+
+  /**
+   * An executor that throws what no executor should (an {@link IllegalStateException}, not an
+   * {@link ExecutionException}) on the first of two queued maps: that loop is said to be lost, and the second
+   * one, queued behind it in the same flush, still runs.
+   */
+  @Test
+  void anInternalErrorInOneKernelLosesOnlyItsOwnLoops() {
+    double[] a = ramp(100);
+    double[] b = new double[100];
+    double[] c = ramp(200);
+    double[] e = new double[200];
+    ReferenceExecutor reference = new ReferenceExecutor();
+    Executor buggy = new Executor() {
+      @Override public String name() { return "buggy"; }
+      @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return reference.supports(t, o); }
+      @Override public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+        for (Object array : launch.arrays()) {
+          if (array == b) throw new IllegalStateException("a bug");
+        }
+        reference.execute(launch, options);
+      }
+      @Override public void close() {}
+    };
+    LoopDispatcher d = dispatcher(64, buggy);
+    int first = sites.register(new LoopSite("com.acme.Foo", "bar", "([D[D)V", 42, "map", scale(0), UP, null));
+    int second = sites.register(new LoopSite("com.acme.Foo", "bar", "([D[D)V", 43, "map", scale(0), UP, null));
+    assertTaken(d.submit(first, new Object[] {a, b}, scalars(2.0), 0, 100));
+    assertTaken(d.submit(second, new Object[] {c, e}, scalars(3.0), 0, 200));
+    d.sync();
+    assertArrayEquals(expectedScale(c, 0, 0, 200, 3.0, 200), e, "the loop queued behind the failed one ran");
+    assertTrue(lines.stream().anyMatch(l -> l.contains("Foo.bar:42") && l.contains("may be missing")), lines::toString);
+  }
+
+  /**
+   * The selection's store fails as a measured launch completes (its writer throws): the launch's results are
+   * the program's, and only what the selection would have kept is lost.
+   */
+  @Test
+  void aFailureToRecordALaunchDoesNotLoseIt(@TempDir Path cache) {
+    AtomicLong now = new AtomicLong();
+    JvmExecutor jvm = new JvmExecutor(2);
+    opened.add(jvm);
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0)
+        .store(Selector.directory(cache), lines::add)
+        .writer(task -> { throw new IllegalStateException("the disk is gone"); }).build();
+    Selections selections = new Selections(measuring, List.of(new Offload(jvm, new Candidate("jvm", "two threads"))),
+        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
+    LoopDispatcher d = dispatcher(selections, 64, now::get);
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100_000);
+    double[] b = new double[a.length];
+    launch(d, id, now, a, b); // the bytecode's measuring run
+    double[] c = new double[a.length];
+    assertTaken(d.submit(id, new Object[] {a, c}, scalars(2.0), 0, a.length));
+    d.sync();
+    assertArrayEquals(expectedScale(a, 0, 0, a.length, 2.0, a.length), c, "the jvm executor's measuring run");
+    assertFalse(lines.stream().anyMatch(l -> l.contains("may be missing")), lines::toString);
+    assertTrue(lines.stream().anyMatch(l -> l.contains("the disk is gone")), lines::toString);
   }
 
   /** {@code x} named {@code name}, taking {@code nanos} on the fake clock per launch. */
