@@ -1,6 +1,7 @@
 package io.looplift.agent;
 
 import io.looplift.analyzer.ClassRewriter;
+import io.looplift.analyzer.Implementors;
 import io.looplift.analyzer.RewriteOptions;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.Device;
@@ -151,8 +152,10 @@ public final class LoopLiftAgent {
     // Loops the pre-scan expects rejected are analyzed only when a report needs their reasons.
     DeferredAnalyses deferred = new DeferredAnalyses(profiler);
     profiler.beforeReport(deferred::runAll);
+    Implementors implementors = new Implementors();
     LoopTransformer transformer = new LoopTransformer(config,
-        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred), profiler, log);
+        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred, implementors),
+        new Reanalysis(implementors, inst, pipeline.sites(), log), profiler, log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached, log);

@@ -26,6 +26,7 @@ final class LoopTransformer implements ClassFileTransformer {
 
   private final LoopLiftConfig config;
   private final ClassRewriter rewriter;
+  private final Reanalysis reanalysis;
   private final Profiler profiler;
   private final Log log;
   private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
@@ -34,8 +35,14 @@ final class LoopTransformer implements ClassFileTransformer {
   private final Set<String> rewritten = ConcurrentHashMap.newKeySet();
 
   LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Profiler profiler, Log log) {
+    this(config, rewriter, null, profiler, log);
+  }
+
+  /** @param reanalysis told of every class that loads (not only the eligible ones); null for none */
+  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Reanalysis reanalysis, Profiler profiler, Log log) {
     this.config = config;
     this.rewriter = rewriter;
+    this.reanalysis = reanalysis;
     this.profiler = profiler;
     this.log = log;
   }
@@ -44,7 +51,12 @@ final class LoopTransformer implements ClassFileTransformer {
   public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classfileBuffer) {
     try {
-      if (!eligible(loader, className) || classfileBuffer == null) return null;
+      if (classfileBuffer == null) return null;
+      // An implementation of a method that loops wait for may be in any class the program loads.
+      if (reanalysis != null && classBeingRedefined == null && ours(loader, className)) {
+        reanalysis.classLoading(classfileBuffer, loader);
+      }
+      if (!eligible(loader, className)) return null;
       long start = System.nanoTime();
       try {
         byte[] out = rewriter.rewrite(classfileBuffer, loader);
@@ -64,11 +76,16 @@ final class LoopTransformer implements ClassFileTransformer {
 
   /** True when a class named {@code internalName} defined by {@code loader} may be rewritten. */
   boolean eligible(ClassLoader loader, String internalName) {
+    return ours(loader, internalName) && config.accepts(internalName.replace('/', '.'));
+  }
+
+  /** True for a class of the program (or its libraries): not the JDK's, not LoopLift's. */
+  private boolean ours(ClassLoader loader, String internalName) {
     if (loader == null || loader == platform || loader == own || internalName == null) return false;
     for (String p : SKIPPED_PREFIXES) {
       if (internalName.startsWith(p)) return false;
     }
-    return config.accepts(internalName.replace('/', '.'));
+    return true;
   }
 
   /** True when the already loaded class {@code c} may be rewritten (retransformation at attach). */

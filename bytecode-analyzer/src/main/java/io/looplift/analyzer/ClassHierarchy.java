@@ -19,12 +19,40 @@ import org.objectweb.asm.tree.MethodNode;
 final class ClassHierarchy {
   private final ClassLoader loader;
   private final ClassNode self;
+  private final Implementations implementations;
   private final Map<String, ClassNode> cache = new ConcurrentHashMap<>();
   private final Map<String, ClassNode> withCode = new ConcurrentHashMap<>();
 
   ClassHierarchy(ClassLoader loader, ClassNode self) {
+    this(loader, self, Implementations.NONE);
+  }
+
+  /** @param implementations what is known of abstract methods' implementations among the classes loaded */
+  ClassHierarchy(ClassLoader loader, ClassNode self, Implementations implementations) {
     this.loader = loader;
     this.self = self;
+    this.implementations = implementations;
+  }
+
+  /**
+   * The internal name of a loaded class implementing {@code owner}'s abstract {@code method}, or null; when
+   * null, the class being analyzed is noted as wanting one (see {@link Implementations#wanted}).
+   */
+  String implementation(String owner, String method) {
+    String known = implementations.of(owner, method);
+    if (known == null) implementations.wanted(owner, method, self.name, loader);
+    return known;
+  }
+
+  /** Whether {@code internalName} is {@code ancestor} or one of its subclasses; false when unreadable. */
+  boolean extendsClass(String internalName, String ancestor) {
+    for (String c = internalName; c != null; ) {
+      if (c.equals(ancestor)) return true;
+      ClassNode cn = find(c);
+      if (cn == null) return false;
+      c = cn.superName;
+    }
+    return false;
   }
 
   /** The class file of {@code internalName} (fields and supertypes only), or null when not found. */

@@ -45,12 +45,11 @@ public final class ClassRewriter {
   private final RewriteOptions options;
   private final SiteRegistry registry;
   private final Executor later; // null: every loop is analyzed before rewrite returns
+  private final Implementations implementations;
 
   /** A rewriter that analyzes every loop of a class before {@link #rewrite} returns. */
   public ClassRewriter(RewriteOptions options, SiteRegistry registry) {
-    this.options = options;
-    this.registry = registry;
-    this.later = null;
+    this(options, registry, (Executor) null, Implementations.NONE);
   }
 
   /**
@@ -61,9 +60,19 @@ public final class ClassRewriter {
    * made); until then the report lacks those loops.
    */
   public ClassRewriter(RewriteOptions options, SiteRegistry registry, Executor later) {
+    this(options, registry, Objects.requireNonNull(later, "later"), Implementations.NONE);
+  }
+
+  /**
+   * A rewriter as {@link #ClassRewriter(RewriteOptions, SiteRegistry, Executor)} (or, with a null
+   * {@code later}, one that analyzes every loop at once) that inlines calls of abstract methods into the
+   * implementations {@code implementations} knows of, and tells it which it wanted.
+   */
+  public ClassRewriter(RewriteOptions options, SiteRegistry registry, Executor later, Implementations implementations) {
     this.options = options;
     this.registry = registry;
-    this.later = Objects.requireNonNull(later, "later");
+    this.later = later;
+    this.implementations = Objects.requireNonNull(implementations, "implementations");
   }
 
   /**
@@ -101,7 +110,7 @@ public final class ClassRewriter {
       ClassReader cr = new ClassReader(classfile);
       List<MethodNode> candidates = new ArrayList<>();
       ClassNode cn = read(cr, scan, methods, candidates);
-      ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
+      ClassHierarchy hierarchy = new ClassHierarchy(loader, cn, implementations);
       // Every method is analyzed before any is rewritten: an analysis inlines helpers as they were written.
       Map<MethodContext, List<LoopAnalyzer.Result>> analyzed = new LinkedHashMap<>();
       String classHash = null;

@@ -10,6 +10,7 @@ import io.looplift.ir.Const;
 import io.looplift.ir.Convert;
 import io.looplift.ir.Length;
 import io.looplift.ir.Load;
+import io.looplift.ir.LoopSite;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Select;
@@ -566,15 +567,13 @@ final class SymInterpreter extends Interpreter<SymValue> {
     boolean onThis = recipe.size() == 1 && recipe.get(0) instanceof VarInsnNode v && v.getOpcode() == Opcodes.ALOAD
         && v.var == 0 && ctx.localZeroIsThis();
     Resolved r = resolve(mi, false);
-    ClassNode holder = r.holder();
-    MethodNode callee = r.method();
     boolean bound = onThis && (mi.getOpcode() == Opcodes.INVOKESPECIAL || mi.owner.equals(ctx.owner.name)
-        && ((callee.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (ctx.owner.access & Opcodes.ACC_FINAL) != 0));
-    if (!bound) guardTarget(mi, holder, callee, recipe);
+        && ((r.method().access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (ctx.owner.access & Opcodes.ACC_FINAL) != 0));
+    if (!bound) r = guardTarget(mi, r, recipe);
     List<SymValue> all = new ArrayList<>(args.size() + 1);
     all.add(receiver);
     all.addAll(args);
-    return inline(mi, holder, callee, all, frame);
+    return inline(mi, r.holder(), r.method(), all, frame);
   }
 
   /** A method found for a call, and the class that declares it. */
@@ -598,16 +597,47 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * Notes that calling {@code mi} on the object {@code recipe} computes must run {@code callee}, declared in
-   * {@code holder}, for the loop to run offloaded: the object's class must not override it.
+   * The method calling {@code mi} on the object {@code recipe} computes must run for the loop to run offloaded,
+   * and a note of the guard that checks it: {@code resolved}, which the object's class must not override, or,
+   * when that is abstract, the method of a loaded class that implements it (see {@link Implementations}),
+   * which the object's class must be or inherit without overriding.
+   *
+   * @throws Rejection for an abstract method no loaded class is known to implement
    */
-  private void guardTarget(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<AbstractInsnNode> recipe) {
-    if ((callee.access & Opcodes.ACC_ABSTRACT) != 0) {
-      throw new Rejection("calls " + describe(mi) + ", an abstract method (which method runs is not known)");
-    }
+  private Resolved guardTarget(MethodInsnNode mi, Resolved resolved, List<AbstractInsnNode> recipe) {
     String method = mi.name + mi.desc;
-    body.receiverGuards.putIfAbsent(SymValue.key(recipe) + holder.name + method,
-        new LoopBody.VirtualTarget(recipe, holder.name, method));
+    Resolved target = resolved;
+    if ((resolved.method().access & Opcodes.ACC_ABSTRACT) != 0) {
+      String implementation = ctx.hierarchy.implementation(resolved.holder().name, method);
+      if (implementation == null) {
+        throw new Rejection("calls " + describe(mi) + ", an abstract method" + LoopSite.AWAITS_IMPLEMENTATION);
+      }
+      target = implementedIn(implementation, resolved.holder().name, mi);
+      if (target == null) {
+        throw new Rejection("calls " + describe(mi) + ", an abstract method whose implementation in "
+            + implementation.replace('/', '.') + " cannot be read");
+      }
+    }
+    body.receiverGuards.putIfAbsent(SymValue.key(recipe) + target.holder().name + method,
+        new LoopBody.VirtualTarget(recipe, target.holder().name, method));
+    return target;
+  }
+
+  /**
+   * The declaration of {@code mi}'s method that an object of class {@code implementation}, a subclass of
+   * {@code owner}, runs: its own or an inherited one below {@code owner}; null when it cannot be read or is
+   * abstract there too.
+   */
+  private Resolved implementedIn(String implementation, String owner, MethodInsnNode mi) {
+    if (!ctx.hierarchy.extendsClass(implementation, owner)) return null;
+    for (String c = implementation; c != null && !c.equals(owner); ) {
+      ClassNode cn = ctx.hierarchy.findWithCode(c);
+      if (cn == null) return null;
+      MethodNode m = MethodContext.findMethod(cn, mi.name, mi.desc, false);
+      if (m != null) return (m.access & Opcodes.ACC_ABSTRACT) != 0 ? null : new Resolved(cn, m);
+      c = cn.superName;
+    }
+    return null;
   }
 
   private SymValue inline(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<SymValue> args, SymFrame frame) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.LoopSite;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -166,11 +165,6 @@ class HelperInliningTest {
   }
 
   private static void assertSameResults(String name, Object[] args) throws Exception {
-    Object[] plain = RewriteRoundTripTest.deepCopy(args);
-    Object[] lifted = RewriteRoundTripTest.deepCopy(args);
-    Object expected = Rewritten.invoke(shapes.original, name, plain);
-    Object actual = Rewritten.invoke(shapes.lifted, name, lifted);
-    assertEquals(String.valueOf(expected), String.valueOf(actual), name);
-    assertTrue(Arrays.deepEquals(plain, lifted), name + ": arrays differ");
+    shapes.assertSameResults(name, args);
   }
 }

@@ -161,6 +161,14 @@ public class HelperShapes {
     }
   }
 
+  /** A {@link Halver} with a {@code third} of its own, unlike {@link PlainHalver}'s. */
+  public static final class CeilingHalver extends Halver {
+    @Override
+    public double third(double v) {
+      return Math.ceil(v / 3);
+    }
+  }
+
   public static void halves(Halver h, double[] x, double[] out) {
     for (int i = 0; i < x.length; i++) out[i] = h.half(x[i]);
   }

@@ -1,6 +1,8 @@
 package io.looplift.analyzer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
@@ -8,6 +10,7 @@ import io.looplift.ir.SiteRegistry;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,11 @@ final class Rewritten {
 
   /** {@code original} rewritten with {@code min.length} set to {@code minLength}. */
   Rewritten(Class<?> original, int minLength) throws Exception {
+    this(original, minLength, Implementations.NONE);
+  }
+
+  /** {@code original} rewritten knowing the implementations of abstract methods {@code implementations} knows. */
+  Rewritten(Class<?> original, int minLength, Implementations implementations) throws Exception {
     InterpretingDispatcher.install();
     this.original = original;
     byte[] bytes;
@@ -56,7 +64,8 @@ final class Rewritten {
         return InterpretingDispatcher.REGIONS.size() - 1;
       }
     };
-    byte[] out = new ClassRewriter(new RewriteOptions(minLength), registry).rewrite(bytes, original.getClassLoader());
+    byte[] out = new ClassRewriter(new RewriteOptions(minLength), registry, null, implementations)
+        .rewrite(bytes, original.getClassLoader());
     assertNotNull(out, original.getSimpleName() + " must be rewritten");
     String name = original.getName();
     lifted = new ClassLoader(original.getClassLoader()) {
@@ -102,5 +111,18 @@ final class Rewritten {
       }
     }
     throw new AssertionError("no method " + name);
+  }
+
+  /**
+   * Calls static method {@code name} of the original class and of the rewritten one, each on its own deep copy
+   * of {@code args}, and checks they return the same and leave the arrays the same.
+   */
+  void assertSameResults(String name, Object[] args) throws Exception {
+    Object[] plain = RewriteRoundTripTest.deepCopy(args);
+    Object[] rewritten = RewriteRoundTripTest.deepCopy(args);
+    Object expected = invoke(original, name, plain);
+    Object actual = invoke(lifted, name, rewritten);
+    assertEquals(String.valueOf(expected), String.valueOf(actual), name);
+    assertTrue(Arrays.deepEquals(plain, rewritten), name + ": arrays differ");
   }
 }

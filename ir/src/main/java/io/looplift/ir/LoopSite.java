@@ -1,6 +1,7 @@
 package io.looplift.ir;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A loop the analyzer looked at: where it is and either what it computes or why it stays as bytecode.
@@ -35,6 +36,12 @@ public record LoopSite(String className, String method, String descriptor, int l
     this(className, method, descriptor, line, kind, template, shape, reason, readsBeforeWrites, parallel, null);
   }
 
+  /**
+   * Ends the reason of a loop rejected only for calling an abstract method that no loaded class implements
+   * yet: once one loads, its class is rewritten again, and the loop registered anew replaces this site.
+   */
+  public static final String AWAITS_IMPLEMENTATION = " that no loaded class implements yet (looked at again when one loads)";
+
   /** A site that allows no aliasing between its arrays. */
   public LoopSite(String className, String method, String descriptor, int line, String kind, LoopTemplate template,
       LoopShape shape, String reason) {
@@ -53,6 +60,17 @@ public record LoopSite(String className, String method, String descriptor, int l
   }
 
   public boolean accepted() { return reason == null; }
+
+  /** True when the site was rejected for want of an implementation (see {@link #AWAITS_IMPLEMENTATION}). */
+  public boolean awaitsImplementation() {
+    return reason != null && reason.endsWith(AWAITS_IMPLEMENTATION);
+  }
+
+  /** True when {@code other} is a loop at the same place of the same class file (it may have been analyzed anew). */
+  public boolean samePlace(LoopSite other) {
+    return className.equals(other.className) && method.equals(other.method) && descriptor.equals(other.descriptor)
+        && line == other.line && Objects.equals(classHash, other.classHash);
+  }
 
   public static LoopSite rejected(String className, String method, String descriptor, int line, String kind, String reason) {
     return new LoopSite(className, method, descriptor, line, kind, null, null, reason);

@@ -13,4 +13,11 @@ public interface SiteRegistry {
 
   /** Records a region whose loops were all registered before, and returns its id for the bridge. */
   int registerRegion(RegionSite region);
+
+  /**
+   * Says that class {@code className} (binary name) is about to be rewritten again because a loop of it was
+   * waiting for an implementation of an abstract method ({@link LoopSite#awaitsImplementation()}) and one
+   * loaded: a loop registered anew at the place of such a site replaces it. Nothing by default.
+   */
+  default void rewritingAgain(String className) {}
 }

@@ -115,6 +115,15 @@ public final class Profiler {
         i.depth(), i.parallel());
   }
 
+  /**
+   * Leaves site {@code siteId} out of the report and the summary from now on: a rejected loop whose class was
+   * rewritten again, now accepted under another id.
+   */
+  public void siteSuperseded(int siteId) {
+    SiteRecord site = site(siteId);
+    if (site != null) site.superseded = true;
+  }
+
   /** Records one run of site {@code siteId} that executor {@code executor} computed in {@code nanos}. */
   public void offloaded(int siteId, String executor, long nanos) {
     SiteRecord site = site(siteId);
@@ -572,10 +581,17 @@ public final class Profiler {
     return siteId >= 0 && siteId < s.length ? s[siteId] : null;
   }
 
+  /** The sites to report, in id order: every site but the superseded. */
   private List<SiteRecord> siteSnapshot() {
+    SiteRecord[] all;
     synchronized (sitesLock) {
-      return List.of(Arrays.copyOf(sites, siteCount));
+      all = Arrays.copyOf(sites, siteCount);
     }
+    List<SiteRecord> shown = new ArrayList<>(all.length);
+    for (SiteRecord s : all) {
+      if (!s.superseded) shown.add(s);
+    }
+    return shown;
   }
 
   private List<KernelRecord> kernelSnapshot() {

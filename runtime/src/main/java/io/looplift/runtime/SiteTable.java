@@ -5,8 +5,10 @@ import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
 import io.looplift.profiler.Profiler;
 import io.looplift.profiler.SiteInfo;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,6 +34,10 @@ final class SiteTable implements SiteRegistry {
   private volatile Entry[] entries = new Entry[64];
   // A class rewritten again (retransformed, or defined by a second loader) reports the same loops once.
   private final Map<LoopSite, Integer> ids = new HashMap<>(); // guarded by lock
+  // Rejected for want of an implementation of an abstract method, until their class is rewritten again;
+  // renewing: those of classes being rewritten again now, which a loop accepted at their place replaces.
+  private final List<Entry> awaiting = new ArrayList<>(); // guarded by lock
+  private final List<Entry> renewing = new ArrayList<>(); // guarded by lock
   private final AtomicInteger regions = new AtomicInteger();
 
   SiteTable(Profiler profiler, Log log) {
@@ -54,6 +60,8 @@ final class SiteTable implements SiteRegistry {
       a[id] = e;
       entries = a;
       ids.put(site, id);
+      if (!renewing.isEmpty()) supersede(site);
+      if (site.awaitsImplementation()) awaiting.add(e);
     }
     if (site.accepted()) {
       log.info("offloaded " + e.where() + " " + site.kind()
@@ -62,6 +70,33 @@ final class SiteTable implements SiteRegistry {
       log.info("rejected " + e.where() + " (" + site.reason() + ")");
     }
     return e.id();
+  }
+
+  @Override
+  public void rewritingAgain(String className) {
+    synchronized (lock) {
+      for (var it = awaiting.iterator(); it.hasNext(); ) {
+        Entry e = it.next();
+        if (!e.site().className().equals(className)) continue;
+        it.remove();
+        renewing.add(e);
+      }
+    }
+  }
+
+  /**
+   * Takes out of the report the site that waited for an implementation at {@code site}'s place: its class
+   * was rewritten again once one loaded, and {@code site} is what the loop is now (accepted, or rejected for
+   * another reason).
+   */
+  private void supersede(LoopSite site) {
+    for (var it = renewing.iterator(); it.hasNext(); ) {
+      Entry old = it.next();
+      if (!old.site().samePlace(site)) continue;
+      it.remove();
+      ids.remove(old.site());
+      profiler.siteSuperseded(old.id());
+    }
   }
 
   /**

@@ -30,6 +30,31 @@ class SiteTableTest {
     return new LoopSite("com.acme.Foo", "bar", "([I)V", line, "map", t, new LoopShape(Cond.LT, 1), null);
   }
 
+  private static LoopSite awaiting(int line) {
+    return new LoopSite("com.acme.Foo", "bar", "([I)V", line, "loop", null, null,
+        "calls com.acme.Shape.area, an abstract method" + LoopSite.AWAITS_IMPLEMENTATION);
+  }
+
+  /**
+   * A loop rejected for want of an implementation, whose class is rewritten again once one loaded, is in the
+   * report once, as it is now; before that, an accepted loop at the same place (another loop on its line) does
+   * not replace it.
+   */
+  @Test
+  void aLoopWaitingForAnImplementationIsReplacedWhenItsClassIsRewrittenAgain() {
+    int waiting = sites.register(awaiting(42));
+    int neighbour = sites.register(accepted(42));
+    assertTrue(profiler.reportJson().contains("\"id\":" + waiting + ","), "not replaced by another loop on its line");
+    sites.rewritingAgain("com.acme.Foo");
+    int now = sites.register(new LoopSite("com.acme.Foo", "bar", "([I)V", 42, "reduce", accepted(42).template(),
+        new LoopShape(Cond.LT, 1), null));
+    assertEquals(neighbour, sites.register(accepted(42)), "unchanged loops keep their ids");
+    String report = profiler.reportJson();
+    assertFalse(report.contains("\"id\":" + waiting + ","), report);
+    assertTrue(report.contains("\"id\":" + now + ","), report);
+    assertTrue(report.contains("\"id\":" + neighbour + ","), report);
+  }
+
   @Test
   void eachSiteIsReportedAndPrintedOnce() {
     int a = sites.register(accepted(42));

@@ -1,0 +1,99 @@
+package io.looplift.analyzer;
+
+import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * The {@link Implementations} of a running program, learnt as its classes load. A loop rejected for calling
+ * an abstract method no loaded class implements leaves a wish ({@link #wanted}); the first class to load that
+ * declares that method, not abstract, and extends the class declaring it abstract becomes its implementation,
+ * and {@link #classLoaded} names the classes whose loops are worth rewriting again. (Objects of the classes
+ * that load later fail the inlined call's guard and run the original loop.) Classes are read as bytes, never
+ * loaded. Thread-safe.
+ */
+public final class Implementors implements Implementations {
+  /**
+   * A class whose loops wanted an implementation: its internal name and defining loader (held weakly, so that
+   * a wish never keeps a loader alive; null for the bootstrap loader).
+   */
+  public record Caller(String className, WeakReference<ClassLoader> loader) {}
+
+  /** By owner and method ({@link #key}): the implementing class. */
+  private final Map<String, String> known = new ConcurrentHashMap<>();
+  /** By owner and method: the callers waiting for an implementation, by name and loader. */
+  private final Map<String, Map<String, Caller>> wanted = new ConcurrentHashMap<>();
+
+  private static String key(String owner, String method) {
+    return owner + '.' + method;
+  }
+
+  @Override
+  public String of(String owner, String method) {
+    return known.get(key(owner, method));
+  }
+
+  @Override
+  public void wanted(String owner, String method, String caller, ClassLoader loader) {
+    wanted.computeIfAbsent(key(owner, method), k -> new ConcurrentHashMap<>())
+        .putIfAbsent(caller + '@' + System.identityHashCode(loader), new Caller(caller, new WeakReference<>(loader)));
+  }
+
+  /**
+   * Learns from a class being loaded by {@code loader}: returns the classes whose loops wanted an
+   * implementation that it is, to be rewritten again (each once); empty when it is none. Costs a search of its
+   * bytes for the wanted methods' names, and nothing while no loop waits.
+   */
+  public List<Caller> classLoaded(byte[] classfile, ClassLoader loader) {
+    if (wanted.isEmpty() || !mentionsWantedName(classfile)) return List.of();
+    ClassNode cn = new ClassNode();
+    try {
+      new ClassReader(classfile).accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    } catch (RuntimeException e) {
+      return List.of();
+    }
+    ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
+    List<Caller> again = new ArrayList<>();
+    for (MethodNode m : cn.methods) {
+      if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) continue;
+      String method = m.name + m.desc;
+      for (String k : List.copyOf(wanted.keySet())) {
+        if (!k.endsWith('.' + method)) continue;
+        String owner = k.substring(0, k.length() - method.length() - 1);
+        if (owner.equals(cn.name) || !hierarchy.extendsClass(cn.name, owner)) continue;
+        known.putIfAbsent(k, cn.name);
+        Map<String, Caller> callers = wanted.remove(k);
+        if (callers != null) again.addAll(callers.values());
+      }
+    }
+    return again;
+  }
+
+  /** Whether the class file holds the name of a method some loop waits for (in its constant pool, if at all). */
+  private boolean mentionsWantedName(byte[] classfile) {
+    for (String k : wanted.keySet()) {
+      int dot = k.lastIndexOf('.', k.indexOf('('));
+      byte[] name = k.substring(dot + 1, k.indexOf('(')).getBytes(StandardCharsets.UTF_8);
+      if (indexOf(classfile, name) >= 0) return true;
+    }
+    return false;
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) continue outer;
+      }
+      return i;
+    }
+    return -1;
+  }
+}
