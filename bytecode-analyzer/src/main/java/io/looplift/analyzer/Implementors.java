@@ -2,7 +2,7 @@ package io.looplift.analyzer;
 
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,7 +60,7 @@ public final class Implementors implements Implementations {
       return List.of();
     }
     ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
-    List<Caller> again = new ArrayList<>();
+    Map<String, Caller> again = new LinkedHashMap<>(); // a class waiting for several of its methods, once
     for (MethodNode m : cn.methods) {
       if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) continue;
       String method = m.name + m.desc;
@@ -70,10 +70,10 @@ public final class Implementors implements Implementations {
         if (owner.equals(cn.name) || !hierarchy.extendsClass(cn.name, owner)) continue;
         known.putIfAbsent(k, cn.name);
         Map<String, Caller> callers = wanted.remove(k);
-        if (callers != null) again.addAll(callers.values());
+        if (callers != null) again.putAll(callers);
       }
     }
-    return again;
+    return List.copyOf(again.values());
   }
 
   /** Whether the class file holds the name of a method some loop waits for (in its constant pool, if at all). */

@@ -1,7 +1,6 @@
 package io.looplift.ir;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A loop the analyzer looked at: where it is and either what it computes or why it stays as bytecode.
@@ -66,10 +65,13 @@ public record LoopSite(String className, String method, String descriptor, int l
     return reason != null && reason.endsWith(AWAITS_IMPLEMENTATION);
   }
 
-  /** True when {@code other} is a loop at the same place of the same class file (it may have been analyzed anew). */
+  /**
+   * True when {@code other} is a loop at the same place of the same class: method and line. (Not of the same
+   * class file: retransformation hands the transformer bytes the JVM rebuilds, whose hash differs.)
+   */
   public boolean samePlace(LoopSite other) {
     return className.equals(other.className) && method.equals(other.method) && descriptor.equals(other.descriptor)
-        && line == other.line && Objects.equals(classHash, other.classHash);
+        && line == other.line;
   }
 
   public static LoopSite rejected(String className, String method, String descriptor, int line, String kind, String reason) {

@@ -50,7 +50,11 @@ final class SiteTable implements SiteRegistry {
     Entry e;
     synchronized (lock) {
       Integer known = ids.get(site);
-      if (known != null) return known;
+      if (known != null) {
+        // Still as it was: it goes on waiting, and no other loop replaces it.
+        if (!renewing.isEmpty()) stillWaiting(known);
+        return known;
+      }
       String status = site.accepted() ? "offloaded" : "rejected";
       int id = profiler.siteAdded(new SiteInfo(site.className(), site.method(), site.descriptor(),
           site.line(), site.kind(), status, site.reason(), Math.max(1, site.depth()), site.parallel()));
@@ -85,9 +89,9 @@ final class SiteTable implements SiteRegistry {
   }
 
   /**
-   * Takes out of the report the site that waited for an implementation at {@code site}'s place: its class
-   * was rewritten again once one loaded, and {@code site} is what the loop is now (accepted, or rejected for
-   * another reason).
+   * Takes out of the report a site that waited for an implementation at {@code site}'s place (method and
+   * line; the first, when a class without line numbers has several there): its class was rewritten again
+   * once one loaded, and {@code site} is what the loop is now (accepted, or rejected for another reason).
    */
   private void supersede(LoopSite site) {
     for (var it = renewing.iterator(); it.hasNext(); ) {
@@ -96,6 +100,18 @@ final class SiteTable implements SiteRegistry {
       it.remove();
       ids.remove(old.site());
       profiler.siteSuperseded(old.id());
+      return;
+    }
+  }
+
+  /** Puts the site {@code id}, registered again unchanged, back among those waiting for an implementation. */
+  private void stillWaiting(int id) {
+    for (var it = renewing.iterator(); it.hasNext(); ) {
+      Entry e = it.next();
+      if (e.id() != id) continue;
+      it.remove();
+      awaiting.add(e);
+      return;
     }
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import cern.colt.matrix.impl.DenseDoubleMatrix1D;
+import io.looplift.apps.realcode.ColtAbstractCalls;
 import io.looplift.apps.realcode.ColtVectors;
 import io.looplift.apps.realcode.CommonsMathVectors;
 import io.looplift.apps.realcode.EjmlMatrices;
@@ -15,6 +16,7 @@ import java.util.TreeSet;
 import org.apache.commons.math3.util.FastMath;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -58,6 +60,16 @@ class RealLibraryTest {
    * before {@code min.length=0}): the same stdout, and each of {@code expected} (simple class name, method)
    * ran offloaded.
    */
+  /**
+   * Loops calling Colt's abstract {@code getQuick}: rejected while their classes load, before any matrix class,
+   * and offloaded with {@code DenseDoubleMatrix2D}'s and {@code DenseDoubleMatrix1D}'s once those have loaded.
+   */
+  @Test
+  void loopsCallingColtsAbstractAccessorsRunOffloadedOnceADenseMatrixHasLoaded() throws Exception {
+    assertSameAndOffloaded(ColtAbstractCalls.class, List.of(DenseDoubleMatrix1D.class), "",
+        List.of("ColtAbstractCalls.column", "ColtAbstractCalls.weighted"));
+  }
+
   private void assertSameAndOffloaded(Class<?> program, List<Class<?>> libraries, String options, List<String> expected)
       throws Exception {
     StringBuilder classpath = new StringBuilder(location(program));
