@@ -44,15 +44,19 @@ final class ClassHierarchy {
     return known;
   }
 
-  /** Whether {@code internalName} is {@code ancestor} or one of its subclasses; false when unreadable. */
-  boolean extendsClass(String internalName, String ancestor) {
-    for (String c = internalName; c != null; ) {
-      if (c.equals(ancestor)) return true;
-      ClassNode cn = find(c);
-      if (cn == null) return false;
-      c = cn.superName;
+  /**
+   * Whether {@code internalName} is {@code ancestor}, a subclass of it or, for an interface, a class
+   * implementing it (directly, through a superclass or a superinterface); false when a class file on the way
+   * cannot be read.
+   */
+  boolean isSubtype(String internalName, String ancestor) {
+    if (internalName.equals(ancestor)) return true;
+    ClassNode cn = find(internalName);
+    if (cn == null) return false;
+    for (String itf : cn.interfaces) {
+      if (isSubtype(itf, ancestor)) return true;
     }
-    return false;
+    return cn.superName != null && isSubtype(cn.superName, ancestor);
   }
 
   /** The class file of {@code internalName} (fields and supertypes only), or null when not found. */

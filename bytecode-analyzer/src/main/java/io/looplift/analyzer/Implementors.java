@@ -14,7 +14,8 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * The {@link Implementations} of a running program, learnt as its classes load. A loop rejected for calling
  * an abstract method no loaded class implements leaves a wish ({@link #wanted}); the first class to load that
- * declares that method, not abstract, and extends the class declaring it abstract becomes its implementation,
+ * declares that method, not abstract, and is a subtype of the class or interface declaring it abstract
+ * becomes its implementation,
  * and {@link #classLoaded} names the classes whose loops are worth rewriting again. (Objects of the classes
  * that load later fail the inlined call's guard and run the original loop.) Classes are read as bytes, never
  * loaded. Thread-safe.
@@ -67,7 +68,7 @@ public final class Implementors implements Implementations {
       for (String k : List.copyOf(wanted.keySet())) {
         if (!k.endsWith('.' + method)) continue;
         String owner = k.substring(0, k.length() - method.length() - 1);
-        if (owner.equals(cn.name) || !hierarchy.extendsClass(cn.name, owner)) continue;
+        if (owner.equals(cn.name) || !hierarchy.isSubtype(cn.name, owner)) continue;
         known.putIfAbsent(k, cn.name);
         Map<String, Caller> callers = wanted.remove(k);
         if (callers != null) again.putAll(callers);

@@ -47,7 +47,7 @@ final class LoopPrescan {
   private static final byte TABLESWITCH = 5;
   private static final byte LOOKUPSWITCH = 6;
   private static final byte WIDE = 7;
-  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial: see inlinable
+  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial, invokeinterface: see inlinable
   private static final byte[][] LIBRARIES = Libraries.NO_INSTANCE_INLINING.stream()
       .map(p -> p.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
   private static final byte[] KIND = new byte[256];
@@ -58,7 +58,8 @@ final class LoopPrescan {
   /**
    * The instructions the analyzer rejects wherever they are in a loop: {@code aconst_null},
    * {@code aastore}, the switches, the returns, {@code putstatic}, {@code putfield}, every
-   * invoke but {@code invokestatic} (and {@code invokevirtual} and {@code invokespecial} of a method that
+   * invoke but {@code invokestatic} (and {@code invokevirtual}, {@code invokespecial} and
+   * {@code invokeinterface} of a method that
    * returns a number or nothing, of this class or of one outside the JDK, Scala and Kotlin: the analyzer may
    * inline those), {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
    * {@code checkcast}, {@code instanceof}, the monitors and {@code multianewarray}.
@@ -95,11 +96,12 @@ final class LoopPrescan {
     KIND[0xb8] = INVOKESTATIC;
     KIND[0xb6] = INVOKE_ON_OBJECT;
     KIND[0xb7] = INVOKE_ON_OBJECT;
+    KIND[0xb9] = INVOKE_ON_OBJECT;
     KIND[0xaa] = TABLESWITCH;
     KIND[0xab] = LOOKUPSWITCH;
     KIND[0xc4] = WIDE;
 
-    for (int op : new int[] {0x01, 0x53, 0xaa, 0xab, 0xb3, 0xb5, 0xb9, 0xba, 0xbb, 0xbc, 0xbd,
+    for (int op : new int[] {0x01, 0x53, 0xaa, 0xab, 0xb3, 0xb5, 0xba, 0xbb, 0xbc, 0xbd,
         0xbf, 0xc0, 0xc1, 0xc2, 0xc3, 0xc5}) {
       REJECTED[op] = true;
     }

@@ -124,7 +124,7 @@ final class SymFrame extends Frame<SymValue> {
         SymValue result = sym.invoke(mi, args, this);
         if (Type.getReturnType(mi.desc).getSort() != Type.VOID) push(result);
       }
-      case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL -> {
+      case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE -> {
         MethodInsnNode mi = (MethodInsnNode) insn;
         Type[] params = Type.getArgumentTypes(mi.desc);
         List<SymValue> args = new ArrayList<>();

@@ -237,16 +237,15 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * Calls other than {@code invokestatic}, {@code invokevirtual} and {@code invokespecial} (which
-   * {@link SymFrame} executes with {@link #invoke} and {@link #invokeInstance}).
+   * Calls other than {@code invokestatic}, {@code invokevirtual}, {@code invokespecial} and
+   * {@code invokeinterface} (which {@link SymFrame} executes with {@link #invoke} and {@link #invokeInstance}).
    *
-   * @throws Rejection for {@code invokeinterface}, {@code invokedynamic} and {@code multianewarray}
+   * @throws Rejection for {@code invokedynamic} and {@code multianewarray}
    */
   @Override
   public SymValue naryOperation(AbstractInsnNode insn, List<? extends SymValue> values) {
     switch (insn.getOpcode()) {
-      case Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC ->
-          throw new Rejection("calls " + describe(insn) + " (not known to be pure)");
+      case Opcodes.INVOKEDYNAMIC -> throw new Rejection("calls " + describe(insn) + " (not known to be pure)");
       case Opcodes.MULTIANEWARRAY -> throw new Rejection("allocates inside the loop");
       default -> throw unsupported(insn);
     }
@@ -543,15 +542,17 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * Executes {@code invokevirtual} or {@code invokespecial} of {@code mi} on {@code receiver} with
-   * {@code args}, inlining the method like a static helper when the method that runs is known:
+   * Executes {@code invokevirtual}, {@code invokespecial} or {@code invokeinterface} of {@code mi} on
+   * {@code receiver} with {@code args}, inlining the method like a static helper when the method that runs is
+   * known:
    * <ul>
    *   <li>on {@code this} in a method of the loop's class (never null): a private or final method of that
    *       class, or of a final class, and a superclass's method called with {@code invokespecial};
    *   <li>on any other object that does not change inside the loop: the method the call resolves to in its
-   *       static type, abstract or not (outside the libraries of {@link Libraries#NO_INSTANCE_INLINING}), under
-   *       a guard the rewritten code checks before the loop: that the object's class is that declaration's or
-   *       a subclass that does not override it (which also checks the object is not null); otherwise the
+   *       static type (outside the libraries of {@link Libraries#NO_INSTANCE_INLINING}) or, when that is
+   *       abstract (of a class or an interface), the method of a loaded class implementing it, under a guard
+   *       the rewritten code checks before the loop: that the object's class is that declaration's or a
+   *       subclass that does not override it (which also checks the object is not null); otherwise the
    *       original loop runs.
    * </ul>
    *
@@ -607,6 +608,10 @@ final class SymInterpreter extends Interpreter<SymValue> {
   private Resolved guardTarget(MethodInsnNode mi, Resolved resolved, List<AbstractInsnNode> recipe) {
     String method = mi.name + mi.desc;
     Resolved target = resolved;
+    boolean ofInterface = (resolved.holder().access & Opcodes.ACC_INTERFACE) != 0;
+    if (ofInterface && (resolved.method().access & Opcodes.ACC_ABSTRACT) == 0) {
+      throw new Rejection("calls " + describe(mi) + ", a default method of an interface (not inlined)");
+    }
     if ((resolved.method().access & Opcodes.ACC_ABSTRACT) != 0) {
       String implementation = ctx.hierarchy.implementation(resolved.holder().name, method);
       if (implementation == null) {
@@ -624,12 +629,12 @@ final class SymInterpreter extends Interpreter<SymValue> {
   }
 
   /**
-   * The declaration of {@code mi}'s method that an object of class {@code implementation}, a subclass of
+   * The declaration of {@code mi}'s method that an object of class {@code implementation}, a subtype of
    * {@code owner}, runs: its own or an inherited one below {@code owner}; null when it cannot be read or is
    * abstract there too.
    */
   private Resolved implementedIn(String implementation, String owner, MethodInsnNode mi) {
-    if (!ctx.hierarchy.extendsClass(implementation, owner)) return null;
+    if (!ctx.hierarchy.isSubtype(implementation, owner)) return null;
     for (String c = implementation; c != null && !c.equals(owner); ) {
       ClassNode cn = ctx.hierarchy.findWithCode(c);
       if (cn == null) return null;

@@ -74,4 +74,34 @@ class AbstractCallTest {
     shapes.assertSameResults("thirds", new Object[] {null, x, new double[30]});
     assertEquals(before, InterpretingDispatcher.submitted, "offloaded with a null Halver");
   }
+
+  /**
+   * A loop calling an interface's method ({@link HelperShapes#scaled}) waits for a class implementing it, and
+   * then inlines it for objects of that class only; one calling a default method is rejected.
+   */
+  @Test
+  void anInterfaceMethodIsInlinedFromTheClassImplementingItOnceOneLoaded() throws Exception {
+    String scaler = "io/looplift/analyzer/HelperShapes$Scaler";
+    Implementors implementors = new Implementors();
+    assertTrue(new Rewritten(HelperShapes.class, 0, implementors).site("scaled", null).awaitsImplementation());
+    ClassLoader loader = HelperShapes.class.getClassLoader();
+    assertEquals(1, implementors.classLoaded(bytes(HelperShapes.Tripler.class), loader).size());
+    assertEquals("io/looplift/analyzer/HelperShapes$Tripler", implementors.of(scaler, "scale(D)D"));
+
+    Rewritten shapes = new Rewritten(HelperShapes.class, 0, implementors);
+    assertTrue(shapes.site("scaled", null).accepted(), shapes.site("scaled", null).reason());
+    Random r = new Random(37);
+    double[] x = doubles(r, 30);
+    int before = InterpretingDispatcher.submitted;
+    shapes.assertSameResults("scaled", new Object[] {new HelperShapes.Tripler(), x, new double[30]});
+    assertTrue(InterpretingDispatcher.submitted > before, "never offloaded for a Tripler");
+    before = InterpretingDispatcher.submitted;
+    shapes.assertSameResults("scaled", new Object[] {new HelperShapes.Negator(), x, new double[30]});
+    assertEquals(before, InterpretingDispatcher.submitted, "offloaded with Tripler.scale for a Negator");
+
+    LoopSite doubled = shapes.site("doubled", null);
+    assertFalse(doubled.accepted());
+    assertTrue(doubled.reason().contains("default method"), doubled.reason());
+    shapes.assertSameResults("doubled", new Object[] {new HelperShapes.Tripler(), x, new double[30]});
+  }
 }

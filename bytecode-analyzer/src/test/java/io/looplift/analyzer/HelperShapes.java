@@ -169,6 +169,39 @@ public class HelperShapes {
     }
   }
 
+  /** An interface whose method a loop calls: which class implements it is known only once one has loaded. */
+  public interface Scaler {
+    double scale(double v);
+
+    default double twice(double v) {
+      return 2 * scale(v);
+    }
+  }
+
+  /** An implementation of {@link Scaler}. */
+  public static class Tripler implements Scaler {
+    @Override
+    public double scale(double v) {
+      return 3 * v;
+    }
+  }
+
+  /** Another, with a {@code scale} of its own. */
+  public static final class Negator implements Scaler {
+    @Override
+    public double scale(double v) {
+      return -v;
+    }
+  }
+
+  public static void scaled(Scaler s, double[] x, double[] out) {
+    for (int i = 0; i < x.length; i++) out[i] = s.scale(x[i]) + 1;
+  }
+
+  public static void doubled(Scaler s, double[] x, double[] out) {
+    for (int i = 0; i < x.length; i++) out[i] = s.twice(x[i]);
+  }
+
   public static void halves(Halver h, double[] x, double[] out) {
     for (int i = 0; i < x.length; i++) out[i] = h.half(x[i]);
   }
