@@ -2,9 +2,12 @@ package io.looplift.analyzer;
 
 import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
@@ -77,24 +80,30 @@ public final class Implementors implements Implementations {
     return List.copyOf(again.values());
   }
 
-  /** Whether the class file holds the name of a method some loop waits for (in its constant pool, if at all). */
+  /**
+   * Whether the class file's constant pool holds the name of a method some loop waits for (a class declaring
+   * it must): one pass over the pool's strings, comparing only those of a waited-for name's length.
+   */
   private boolean mentionsWantedName(byte[] classfile) {
-    for (String k : wanted.keySet()) {
-      int dot = k.lastIndexOf('.', k.indexOf('('));
-      byte[] name = k.substring(dot + 1, k.indexOf('(')).getBytes(StandardCharsets.UTF_8);
-      if (indexOf(classfile, name) >= 0) return true;
+    Set<String> names = new HashSet<>();
+    for (String k : wanted.keySet()) names.add(k.substring(k.lastIndexOf('.', k.indexOf('(')) + 1, k.indexOf('(')));
+    BitSet lengths = new BitSet();
+    for (String n : names) lengths.set(n.length());
+    ClassReader cr;
+    try {
+      cr = new ClassReader(classfile);
+    } catch (RuntimeException e) {
+      return false;
+    }
+    for (int i = 1; i < cr.getItemCount(); i++) {
+      int at = cr.getItem(i);
+      // A Utf8 entry: tag 1 just before its offset, then its length in bytes.
+      if (at == 0 || classfile[at - 1] != 1) continue;
+      int length = cr.readUnsignedShort(at);
+      if (lengths.get(length) && names.contains(new String(classfile, at + 2, length, StandardCharsets.UTF_8))) {
+        return true;
+      }
     }
     return false;
-  }
-
-  private static int indexOf(byte[] haystack, byte[] needle) {
-    outer:
-    for (int i = 0; i + needle.length <= haystack.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (haystack[i + j] != needle[j]) continue outer;
-      }
-      return i;
-    }
-    return -1;
   }
 }
