@@ -17,7 +17,9 @@ import io.looplift.ir.Select;
 import io.looplift.ir.Unary;
 import io.looplift.ir.UnaryOp;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -54,6 +56,12 @@ final class SymInterpreter extends Interpreter<SymValue> {
 
   private final MethodContext ctx;
   private final LoopBody body;
+  /**
+   * The objects (by {@link SymValue#key}) a call of an abstract method was inlined on from the class that
+   * implements it: the loop's class knows them only by their abstract type, so their fields are read through
+   * the bridge ({@code getfield} of the implementing class would not verify there).
+   */
+  private final Set<String> knownByAbstractType = new HashSet<>();
   private final Nodes.Table table = new Nodes.Table();
   /** How many inlined helper calls deep the instructions being executed are (0: the loop body). */
   private int depth;
@@ -411,13 +419,15 @@ final class SymInterpreter extends Interpreter<SymValue> {
   /**
    * A read of the field {@code insn} names, of the object {@code objectRecipe} computes ({@code null} for a
    * static field), recomputed before the loop by a recipe that reads it: with {@code insn} itself where the
-   * loop's class may, else (an instance field of a helper's class that is private to it, or of an object the
-   * recipe only knows as an {@code Object}) through {@link LoopBridge#field}.
+   * loop's class may, else (an instance field of a helper's class that is private to it, of an object the
+   * recipe only knows as an {@code Object}, or of one it knows by an abstract type) through
+   * {@link LoopBridge#field}.
    */
   private SymValue field(FieldInsnNode insn, List<AbstractInsnNode> objectRecipe) {
     boolean accessible = current == ctx.owner
         || ctx.hierarchy.fieldAccessibleFrom(insn.owner, insn.name, insn.desc, ctx.owner.name);
-    boolean bridged = objectRecipe != null && (!accessible || readsThroughBridge(objectRecipe));
+    boolean bridged = objectRecipe != null && (!accessible || readsThroughBridge(objectRecipe)
+        || knownByAbstractType.contains(SymValue.key(objectRecipe)));
     if (!accessible && !bridged) {
       throw new Rejection("calls a helper of another class that reads its static field " + insn.name);
     }
@@ -570,7 +580,11 @@ final class SymInterpreter extends Interpreter<SymValue> {
     Resolved r = resolve(mi, false);
     boolean bound = onThis && (mi.getOpcode() == Opcodes.INVOKESPECIAL || mi.owner.equals(ctx.owner.name)
         && ((r.method().access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (ctx.owner.access & Opcodes.ACC_FINAL) != 0));
-    if (!bound) r = guardTarget(mi, r, recipe);
+    if (!bound) {
+      Resolved target = guardTarget(mi, r, recipe);
+      if (target.holder() != r.holder()) knownByAbstractType.add(SymValue.key(recipe));
+      r = target;
+    }
     List<SymValue> all = new ArrayList<>(args.size() + 1);
     all.add(receiver);
     all.addAll(args);

@@ -178,11 +178,16 @@ public class HelperShapes {
     }
   }
 
-  /** An implementation of {@link Scaler}. */
+  /**
+   * An implementation of {@link Scaler} whose field the loop's class could read itself, but not on an object it
+   * knows as a {@code Scaler} ({@code getfield} would not verify): the rewrite reads it through the bridge.
+   */
   public static class Tripler implements Scaler {
+    double factor = 3;
+
     @Override
     public double scale(double v) {
-      return 3 * v;
+      return factor * v;
     }
   }
 
