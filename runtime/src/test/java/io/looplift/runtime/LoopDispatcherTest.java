@@ -81,6 +81,13 @@ class LoopDispatcherTest {
     return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock, c -> false);
   }
 
+  /** A dispatcher whose loops {@code selector} measures against {@code jvm}, on the clock {@code now}. */
+  private LoopDispatcher measured(Selector selector, Executor jvm, AtomicLong now) {
+    Selections selections = new Selections(selector, List.of(new Offload(jvm, new Candidate("jvm", "two threads"))),
+        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
+    return dispatcher(selections, 64, now::get);
+  }
+
   private static void assertTaken(int outcome) {
     assertEquals(LoopBridge.TAKEN, outcome, "taken");
   }
@@ -192,9 +199,7 @@ class LoopDispatcherTest {
     Executor slow = slowed(jvm, "jvm", now, 50_000);
     // The original loop's runs are timed from the first, as if the JIT had compiled it before.
     Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
-    Selections selections = new Selections(measuring, List.of(new Offload(slow, new Candidate("jvm", "two threads"))),
-        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
-    LoopDispatcher d = dispatcher(selections, 64, now::get);
+    LoopDispatcher d = measured(measuring, slow, now);
     int id = site(scale(0), UP, "map");
     double[] a = ramp(100_000);
     double[] b = new double[a.length];
@@ -309,9 +314,7 @@ class LoopDispatcherTest {
     Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0)
         .store(Selector.directory(cache), lines::add)
         .writer(task -> { throw new IllegalStateException("the disk is gone"); }).build();
-    Selections selections = new Selections(measuring, List.of(new Offload(jvm, new Candidate("jvm", "two threads"))),
-        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
-    LoopDispatcher d = dispatcher(selections, 64, now::get);
+    LoopDispatcher d = measured(measuring, jvm, now);
     int id = site(scale(0), UP, "map");
     double[] a = ramp(100_000);
     double[] b = new double[a.length];
@@ -353,9 +356,7 @@ class LoopDispatcherTest {
     opened.add(jvm);
     // The original loop's runs are timed from the first, as if the JIT had compiled it before.
     Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
-    Selections selections = new Selections(measuring, List.of(new Offload(jvm, new Candidate("jvm", "two threads"))),
-        LateDevices.none(), true, ExecutionOptions.EXACT, profiler);
-    LoopDispatcher d = dispatcher(selections, 64, now::get);
+    LoopDispatcher d = measured(measuring, jvm, now);
     int id = site(scale(0), UP, "map");
     double[] a = ramp(100_000);
     double[] b = new double[a.length];
