@@ -17,11 +17,10 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * The {@link Implementations} of a running program, learnt as its classes load. A loop rejected for calling
  * an abstract method no loaded class implements leaves a wish ({@link #wanted}); the first class to load that
- * declares that method, not abstract, and is a subtype of the class or interface declaring it abstract
- * becomes its implementation,
- * and {@link #classLoaded} names the classes whose loops are worth rewriting again. (Objects of the classes
- * that load later fail the inlined call's guard and run the original loop.) Classes are read as bytes, never
- * loaded. Thread-safe.
+ * declares that method, not abstract, and is a subtype of the class or interface declaring it abstract becomes
+ * its implementation, and {@link #classLoaded} names the classes whose loops are worth rewriting again.
+ * (Objects of the classes that load later fail the inlined call's guard and run the original loop.) Classes
+ * are read as bytes, never loaded. Thread-safe.
  */
 public final class Implementors implements Implementations {
   /**
@@ -52,8 +51,8 @@ public final class Implementors implements Implementations {
 
   /**
    * Learns from a class being loaded by {@code loader}: returns the classes whose loops wanted an
-   * implementation that it is, to be rewritten again (each once); empty when it is none. Costs a search of its
-   * bytes for the wanted methods' names, and nothing while no loop waits.
+   * implementation that it is, to be rewritten again (each once); empty when it is none. Costs a pass over its
+   * constant pool's strings for the waited-for methods' names, and nothing while no loop waits.
    */
   public List<Caller> classLoaded(byte[] classfile, ClassLoader loader) {
     if (wanted.isEmpty() || !mentionsWantedName(classfile)) return List.of();

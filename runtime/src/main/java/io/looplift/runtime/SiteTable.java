@@ -35,7 +35,7 @@ final class SiteTable implements SiteRegistry {
   // A class rewritten again (retransformed, or defined by a second loader) reports the same loops once.
   private final Map<LoopSite, Integer> ids = new HashMap<>(); // guarded by lock
   // Rejected for want of an implementation of an abstract method, until their class is rewritten again;
-  // renewing: those of classes being rewritten again now, which a loop accepted at their place replaces.
+  // renewing: those of classes being rewritten again now, which a loop registered anew at their place replaces.
   private final List<Entry> awaiting = new ArrayList<>(); // guarded by lock
   private final List<Entry> renewing = new ArrayList<>(); // guarded by lock
   private final AtomicInteger regions = new AtomicInteger();
