@@ -28,8 +28,11 @@ import java.util.function.Consumer;
 final class SelectionStore {
   /** "LLSL": the store's envelope for selection records. */
   private static final int MAGIC = 0x4c4c534c;
-  /** Bumped whenever the record changes, so that old files are ignored and replaced. */
-  private static final int FORMAT = 1;
+  /**
+   * Bumped whenever the record, or what its points mean, changes, so that old files are ignored and replaced.
+   * 2: the original loop's points are timed once the JIT can have compiled it (see Measurements#WARM_ITERATIONS).
+   */
+  private static final int FORMAT = 2;
 
   private final OwnerOnlyStore files;
 
