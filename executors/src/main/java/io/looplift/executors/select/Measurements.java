@@ -298,10 +298,9 @@ final class Measurements {
 
   /**
    * Counts {@code run} of the original bytecode towards its warm-up; true when it is to be set aside as cold:
-   * more than 1% of its iterations ran before the loop had run {@link #WARM_ITERATIONS} (or the
-   * selector's warm-up) in this JVM, it was
-   * shorter than {@link #WARM_NANOS_PER_ITERATION} per iteration, and fewer than {@link #COLD_RUNS} runs were
-   * set aside before.
+   * more than 1% of its iterations ran before the loop had run {@link #WARM_ITERATIONS} (the selector's
+   * warm-up) in this JVM, it was shorter than {@link #WARM_NANOS_PER_ITERATION} per iteration, and fewer than
+   * {@link #COLD_RUNS} runs were set aside before.
    */
   private boolean cold(Point run) {
     long before = bytecodeIterations;
