@@ -51,12 +51,10 @@ final class LoopTransformer implements ClassFileTransformer {
   public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classfileBuffer) {
     try {
-      if (classfileBuffer == null) return null;
-      // An implementation of a method that loops wait for may be in any class the program loads.
-      if (reanalysis != null && classBeingRedefined == null && ours(loader, className)) {
-        reanalysis.classLoading(classfileBuffer, loader);
-      }
-      if (!eligible(loader, className)) return null;
+      if (classfileBuffer == null || !ours(loader, className)) return null;
+      // An implementation of a method that loops wait for may be in any class of the program, included or not.
+      if (reanalysis != null && classBeingRedefined == null) reanalysis.classLoading(classfileBuffer, loader);
+      if (!config.accepts(className.replace('/', '.'))) return null;
       long start = System.nanoTime();
       try {
         byte[] out = rewriter.rewrite(classfileBuffer, loader);

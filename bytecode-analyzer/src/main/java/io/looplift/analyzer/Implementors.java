@@ -55,19 +55,22 @@ public final class Implementors implements Implementations {
    * constant pool's strings for the waited-for methods' names, and nothing while no loop waits.
    */
   public List<Caller> classLoaded(byte[] classfile, ClassLoader loader) {
-    if (wanted.isEmpty() || !mentionsWantedName(classfile)) return List.of();
+    if (wanted.isEmpty()) return List.of();
     ClassNode cn = new ClassNode();
     try {
-      new ClassReader(classfile).accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+      ClassReader cr = new ClassReader(classfile);
+      if (!mentionsWantedName(cr, classfile)) return List.of();
+      cr.accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     } catch (RuntimeException e) {
       return List.of();
     }
     ClassHierarchy hierarchy = new ClassHierarchy(loader, cn);
+    List<String> keys = List.copyOf(wanted.keySet());
     Map<String, Caller> again = new LinkedHashMap<>(); // a class waiting for several of its methods, once
     for (MethodNode m : cn.methods) {
       if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) continue;
       String method = m.name + m.desc;
-      for (String k : List.copyOf(wanted.keySet())) {
+      for (String k : keys) {
         if (!k.endsWith('.' + method)) continue;
         String owner = k.substring(0, k.length() - method.length() - 1);
         if (owner.equals(cn.name) || !hierarchy.isSubtype(cn.name, owner)) continue;
@@ -83,17 +86,11 @@ public final class Implementors implements Implementations {
    * Whether the class file's constant pool holds the name of a method some loop waits for (a class declaring
    * it must): one pass over the pool's strings, comparing only those of a waited-for name's length.
    */
-  private boolean mentionsWantedName(byte[] classfile) {
+  private boolean mentionsWantedName(ClassReader cr, byte[] classfile) {
     Set<String> names = new HashSet<>();
     for (String k : wanted.keySet()) names.add(k.substring(k.lastIndexOf('.', k.indexOf('(')) + 1, k.indexOf('(')));
     BitSet lengths = new BitSet();
     for (String n : names) lengths.set(n.length());
-    ClassReader cr;
-    try {
-      cr = new ClassReader(classfile);
-    } catch (RuntimeException e) {
-      return false;
-    }
     for (int i = 1; i < cr.getItemCount(); i++) {
       int at = cr.getItem(i);
       // A Utf8 entry: tag 1 just before its offset, then its length in bytes.
