@@ -1,10 +1,13 @@
 package io.looplift.analyzer;
 
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.ref.WeakReference;
-import java.nio.charset.StandardCharsets;
-import java.util.BitSet;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +36,13 @@ public final class Implementors implements Implementations {
   private final Map<String, String> known = new ConcurrentHashMap<>();
   /** By owner and method: the callers waiting for an implementation, by name and loader. */
   private final Map<String, Map<String, Caller>> wanted = new ConcurrentHashMap<>();
+  /**
+   * The methods {@link #wanted} waits for, as name and descriptor in turn, in modified UTF-8: what
+   * {@link #classLoaded} looks for in the bytes of every class, read without a lock.
+   */
+  private volatile byte[][] wantedMethods = new byte[0][];
+  /** Access flags of a method that implements nothing another class declares abstract. */
+  private static final int NOT_AN_IMPLEMENTATION = Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE;
 
   private static String key(String owner, String method) {
     return owner + '.' + method;
@@ -45,22 +55,27 @@ public final class Implementors implements Implementations {
 
   @Override
   public void wanted(String owner, String method, String caller, ClassLoader loader) {
-    wanted.computeIfAbsent(key(owner, method), k -> new ConcurrentHashMap<>())
-        .putIfAbsent(caller + '@' + System.identityHashCode(loader), new Caller(caller, new WeakReference<>(loader)));
+    boolean[] added = {false};
+    wanted.computeIfAbsent(key(owner, method), k -> {
+      added[0] = true;
+      return new ConcurrentHashMap<>();
+    }).putIfAbsent(caller + '@' + System.identityHashCode(loader), new Caller(caller, new WeakReference<>(loader)));
+    if (added[0]) wantedChanged();
   }
 
   /**
    * Learns from a class being loaded by {@code loader}: returns the classes whose loops wanted an
-   * implementation that it is, to be rewritten again (each once); empty when it is none. Costs a pass over its
-   * constant pool's strings for the waited-for methods' names, and nothing while no loop waits.
+   * implementation that it is, to be rewritten again (each once); empty when it is none. Costs nothing while
+   * no loop waits, and then a pass over the raw bytes of its constant pool and method table: it is parsed only
+   * when it declares a waited-for method by name and descriptor.
    */
   public List<Caller> classLoaded(byte[] classfile, ClassLoader loader) {
-    if (wanted.isEmpty()) return List.of();
+    byte[][] methods = wantedMethods;
+    if (methods.length == 0) return List.of();
     ClassNode cn = new ClassNode();
     try {
-      ClassReader cr = new ClassReader(classfile);
-      if (!mentionsWantedName(cr, classfile)) return List.of();
-      cr.accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+      if (!declaresOneOf(classfile, methods)) return List.of();
+      new ClassReader(classfile).accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     } catch (RuntimeException e) {
       return List.of();
     }
@@ -68,7 +83,7 @@ public final class Implementors implements Implementations {
     List<String> keys = List.copyOf(wanted.keySet());
     Map<String, Caller> again = new LinkedHashMap<>(); // a class waiting for several of its methods, once
     for (MethodNode m : cn.methods) {
-      if ((m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE)) != 0) continue;
+      if ((m.access & NOT_AN_IMPLEMENTATION) != 0) continue;
       String method = m.name + m.desc;
       for (String k : keys) {
         if (!k.endsWith('.' + method)) continue;
@@ -79,26 +94,55 @@ public final class Implementors implements Implementations {
         if (callers != null) again.putAll(callers);
       }
     }
+    if (!again.isEmpty()) wantedChanged();
     return List.copyOf(again.values());
   }
 
+  /** Recomputes {@link #wantedMethods} from {@link #wanted}, after it changed. */
+  private synchronized void wantedChanged() {
+    Set<String> methods = new LinkedHashSet<>();
+    for (String k : wanted.keySet()) methods.add(k.substring(k.lastIndexOf('.', k.indexOf('(')) + 1));
+    byte[][] pairs = new byte[2 * methods.size()][];
+    int i = 0;
+    for (String m : methods) {
+      int paren = m.indexOf('(');
+      pairs[i++] = modifiedUtf8(m.substring(0, paren));
+      pairs[i++] = modifiedUtf8(m.substring(paren));
+    }
+    wantedMethods = pairs;
+  }
+
+  /** A string's bytes as a class file's Utf8 entry holds them (JVMS §4.4.7). */
+  private static byte[] modifiedUtf8(String s) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length() + 2);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeUTF(s);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // not from a byte array
+    }
+    return Arrays.copyOfRange(bytes.toByteArray(), 2, bytes.size());
+  }
+
   /**
-   * Whether the class file's constant pool holds the name of a method some loop waits for (a class declaring
-   * it must): one pass over the pool's strings, comparing only those of a waited-for name's length.
+   * Whether the class file declares a method that may implement one of {@code methods} (name and descriptor
+   * pairs, as modified UTF-8): one with that name and descriptor that is not abstract, static or private.
    */
-  private boolean mentionsWantedName(ClassReader cr, byte[] classfile) {
-    Set<String> names = new HashSet<>();
-    for (String k : wanted.keySet()) names.add(k.substring(k.lastIndexOf('.', k.indexOf('(')) + 1, k.indexOf('(')));
-    BitSet lengths = new BitSet();
-    for (String n : names) lengths.set(n.length());
-    for (int i = 1; i < cr.getItemCount(); i++) {
-      int at = cr.getItem(i);
-      // A Utf8 entry: tag 1 just before its offset, then its length in bytes.
-      if (at == 0 || classfile[at - 1] != 1) continue;
-      int length = cr.readUnsignedShort(at);
-      if (lengths.get(length) && names.contains(new String(classfile, at + 2, length, StandardCharsets.UTF_8))) {
-        return true;
+  private static boolean declaresOneOf(byte[] b, byte[][] methods) {
+    int[] cp = ClassFileBytes.constantPool(b);
+    int p = ClassFileBytes.methodsAt(b, ClassFileBytes.fieldsAt(b, cp[cp.length - 1]));
+    int count = ClassFileBytes.u2(b, p);
+    p += 2;
+    for (int m = 0; m < count; m++) {
+      if ((ClassFileBytes.u2(b, p) & NOT_AN_IMPLEMENTATION) == 0) {
+        int name = cp[ClassFileBytes.u2(b, p + 2)];
+        int desc = cp[ClassFileBytes.u2(b, p + 4)];
+        for (int i = 0; i < methods.length; i += 2) {
+          if (ClassFileBytes.utf8Equals(b, name, methods[i]) && ClassFileBytes.utf8Equals(b, desc, methods[i + 1])) {
+            return true;
+          }
+        }
       }
+      p = ClassFileBytes.skipAttributes(b, p + 6);
     }
     return false;
   }

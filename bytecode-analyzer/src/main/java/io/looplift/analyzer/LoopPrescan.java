@@ -109,7 +109,7 @@ final class LoopPrescan {
   }
 
   private final byte[] b;
-  /** Offset of each constant pool entry's tag byte, by index. */
+  /** Offset of each constant pool entry's tag byte, by index (see {@link ClassFileBytes#constantPool}). */
   private int[] cp;
   private int thisName;
 
@@ -192,29 +192,10 @@ final class LoopPrescan {
   }
 
   private void scan() {
-    if (u4(0) != 0xCAFEBABE) throw new IllegalArgumentException("not a class file");
-    int count = u2(8);
-    cp = new int[count];
-    int p = 10;
-    for (int i = 1; i < count; i++) {
-      cp[i] = p;
-      switch (b[p]) {
-        case 1 -> p += 3 + u2(p + 1); // Utf8
-        case 3, 4, 9, 10, 11, 12, 17, 18 -> p += 5; // Integer, Float, refs, NameAndType, Dynamic, InvokeDynamic
-        case 5, 6 -> { // Long and Double take two entries
-          p += 9;
-          i++;
-        }
-        case 7, 8, 16, 19, 20 -> p += 3; // Class, String, MethodType, Module, Package
-        case 15 -> p += 4; // MethodHandle
-        default -> throw new IllegalArgumentException("unknown constant pool tag " + b[p]);
-      }
-    }
+    cp = ClassFileBytes.constantPool(b);
+    int p = cp[cp.length - 1];
     thisName = u2(cp[u2(p + 2)] + 1);
-    p += 8 + 2 * u2(p + 6); // access, this, super, interfaces
-    int fields = u2(p);
-    p += 2;
-    for (int f = 0; f < fields; f++) p = skipAttributes(p + 6);
+    p = ClassFileBytes.methodsAt(b, ClassFileBytes.fieldsAt(b, p));
     int methods = u2(p);
     p += 2;
     nameIndex = new int[methods];
@@ -399,19 +380,11 @@ final class LoopPrescan {
   }
 
   private boolean utf8Equals(int i, byte[] ascii) {
-    int at = cp[i];
-    return u2(at + 1) == ascii.length && Arrays.equals(b, at + 3, at + 3 + ascii.length, ascii, 0, ascii.length);
-  }
-
-  private int skipAttributes(int p) {
-    int attributes = u2(p);
-    p += 2;
-    for (int a = 0; a < attributes; a++) p += 6 + u4(p + 2);
-    return p;
+    return ClassFileBytes.utf8Equals(b, cp[i], ascii);
   }
 
   private int u2(int p) {
-    return ((b[p] & 0xFF) << 8) | (b[p + 1] & 0xFF);
+    return ClassFileBytes.u2(b, p);
   }
 
   private int s2(int p) {
@@ -419,6 +392,6 @@ final class LoopPrescan {
   }
 
   private int u4(int p) {
-    return (u2(p) << 16) | u2(p + 2);
+    return ClassFileBytes.u4(b, p);
   }
 }

@@ -19,6 +19,17 @@ class AbstractCallTest {
   private static final String HALVER = "io/looplift/analyzer/HelperShapes$Halver";
   private static final String PLAIN = "io/looplift/analyzer/HelperShapes$PlainHalver";
 
+  /** Declares methods named like the awaited {@code third(D)D} but none implementing it. */
+  abstract static class OtherThirds extends HelperShapes.Halver {
+    public float third(float v) {
+      return v / 3;
+    }
+
+    static double third(double v, double by) {
+      return v / by;
+    }
+  }
+
   private static byte[] bytes(Class<?> c) throws Exception {
     try (InputStream in = c.getResourceAsStream(c.getName().substring(c.getName().lastIndexOf('.') + 1) + ".class")) {
       return in.readAllBytes();
@@ -42,6 +53,8 @@ class AbstractCallTest {
     ClassLoader loader = HelperShapes.class.getClassLoader();
     assertEquals(List.of(), implementors.classLoaded(bytes(HelperShapes.Vec.class), loader), "not a Halver");
     assertEquals(List.of(), implementors.classLoaded(bytes(HelperShapes.Halver.class), loader), "declares it abstract");
+    assertEquals(List.of(), implementors.classLoaded(bytes(OtherThirds.class), loader),
+        "a Halver whose methods named third take other arguments, or are static");
     List<Implementors.Caller> again = implementors.classLoaded(bytes(HelperShapes.PlainHalver.class), loader);
     assertEquals(List.of("io/looplift/analyzer/HelperShapes"), again.stream().map(Implementors.Caller::className).toList());
     assertEquals(loader, again.get(0).loader().get());
