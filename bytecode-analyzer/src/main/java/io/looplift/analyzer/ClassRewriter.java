@@ -318,7 +318,8 @@ public final class ClassRewriter {
     }
     try {
       return new MethodContext(cn, mn, hierarchy);
-    } catch (Rejection r) {
+    } catch (RuntimeException e) {
+      // A rejection, or code the analysis does not expect: this method stays as it is, the others do not.
       return null;
     }
   }

@@ -93,6 +93,9 @@ final class LoopAnalyzer {
       r = plan(loop, line);
     } catch (Rejection e) {
       r = rejected(line, "loop", e.getMessage());
+    } catch (RuntimeException e) {
+      // A shape the analysis does not expect: this loop stays as it is, the method's other loops do not.
+      r = rejected(line, "loop", "could not be analyzed: an internal error of LoopLift (" + e + ")");
     }
     results.add(r);
     if (r instanceof Plan) return;

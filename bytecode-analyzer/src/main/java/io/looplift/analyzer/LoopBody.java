@@ -166,7 +166,9 @@ final class LoopBody {
     }
     if (!reference.isInvariant()) throw new Rejection("the array it accesses changes inside the loop");
     Type t = reference.refType();
-    if (t.getDimensions() != (rows ? 2 : 1)) throw new Rejection("reads an object array (" + t.getClassName() + ")");
+    if (t.getDimensions() != (rows ? 2 : 1) || t.getElementType().getSort() == Type.OBJECT) {
+      throw new Rejection("reads an object array (" + t.getClassName() + ")");
+    }
     io.looplift.ir.Type elem = io.looplift.ir.Type.ofDescriptor(t.getElementType().getDescriptor().charAt(0));
     String key = (rows ? "rows of " : "") + reference.key();
     ArraySlot s = arrays.get(key);

@@ -71,7 +71,9 @@ class HelperInliningTest {
         new Object[] {"scaledByCell", "scaledByCell", "library class",
             new Object[] {new scala.looplifttest.Cell(3), doubles(r, 10), new double[10]}},
         new Object[] {"firsts", "firsts", "reads an object array",
-            new Object[] {new HelperShapes.Vec[] {new HelperShapes.Vec(doubles(r, 2))}, new double[1]}});
+            new Object[] {new HelperShapes.Vec[] {new HelperShapes.Vec(doubles(r, 2))}, new double[1]}},
+        new Object[] {"rowLengths", "rowLengths", "reads an object array (java.lang.String[][])",
+            new Object[] {new String[][] {{"a"}, {}, {"b", "c"}}, new int[3]}});
   }
 
   @ParameterizedTest(name = "{0}")

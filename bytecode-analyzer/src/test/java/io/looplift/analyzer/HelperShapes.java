@@ -225,6 +225,11 @@ public class HelperShapes {
     for (int i = 0; i < vecs.length; i++) out[i] = vecs[i].get(0);
   }
 
+  /** The lengths of rows of objects (Smile's {@code MathEx.c(String[]...)}): its analysis once failed the class's. */
+  public static void rowLengths(String[][] rows, int[] out) {
+    for (int i = 0; i < rows.length; i++) out[i] = rows[i].length;
+  }
+
   /** A vector whose array is private to it, with a private scale: read before the loop through the bridge. */
   public static final class SealedVec {
     private final double[] data;
