@@ -217,6 +217,7 @@ final class LoopAnalyzer {
       end = walkBody(loop, jump, continueOnJump, body, initial, ivar, headerStep);
     }
 
+    body.checkGathers();
     int stepValue = stepOf(end, ivar, headerStep);
     if (stepValue == 0) throw new Rejection("the loop variable does not change by a constant step in every iteration");
     boolean up = cond == Cond.LT || cond == Cond.LE;

@@ -2,6 +2,8 @@ package io.looplift.analyzer;
 
 import io.looplift.ir.Affine;
 import io.looplift.ir.AffineIndex;
+import io.looplift.ir.Gathers;
+import io.looplift.ir.Load;
 import io.looplift.ir.Loop;
 import io.looplift.ir.Node;
 import io.looplift.ir.Param;
@@ -12,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -53,10 +56,18 @@ final class LoopBody {
   /** A load or store, for the carried-dependency check of loops without inner loops. */
   record Access(int slot, AffineIndex index, boolean write) {}
 
+  /**
+   * A read of array {@code slot} at an index loaded from int array {@code indexSlot} (a gather, see
+   * {@link Gathers}). Legal when the loop writes neither array (see {@link #checkGathers}).
+   */
+  record Gather(int slot, int indexSlot) {}
+
   final Map<String, ArraySlot> arrays = new LinkedHashMap<>();
   final Map<String, Param> params = new LinkedHashMap<>();
   final Map<Param, List<AbstractInsnNode>> paramRecipes = new HashMap<>();
   final List<Access> accesses = new ArrayList<>();
+  /** The body's gathers, in program order. */
+  final List<Gather> gathers = new ArrayList<>();
   /**
    * The classes with a static initializer whose static methods the body inlines (internal names): the loop
    * may run offloaded only once Java has initialized them.
@@ -201,6 +212,12 @@ final class LoopBody {
     Affine index = Affine.of(e.index());
     Affine row = e.row() == null ? null : Affine.of(e.row());
     if (index == null || (e.row() != null && row == null)) {
+      Load from = write || e.row() != null ? null : Gathers.indices(e.index());
+      if (from != null) {
+        gathers.add(new Gather(e.slot(), from.array()));
+        general = true; // guarded and checked as a nest: the flat rules know only i + constant
+        return;
+      }
       if (probing) return;
       notAffine = true;
       throw new Rejection((write ? "writes" : "reads") + " an array at an index that is not affine in the loop"
@@ -216,5 +233,30 @@ final class LoopBody {
       return;
     }
     accesses.add(new Access(e.slot(), ai, write));
+  }
+
+  /**
+   * Rejects the loop when it writes an array it gathers from, or the array of a gather's indices: the guard
+   * checks the indices before the launch, and the elements they name must be those of no iteration's writes.
+   */
+  void checkGathers() {
+    if (gathers.isEmpty()) return;
+    Set<Integer> written = new HashSet<>();
+    collectWritten(statements(), written);
+    for (Gather g : gathers) {
+      if (written.contains(g.indexSlot())) {
+        throw new Rejection("reads an array at indices loaded from an array the loop writes");
+      }
+      if (written.contains(g.slot())) {
+        throw new Rejection("reads an array the loop writes at indices loaded from another array");
+      }
+    }
+  }
+
+  private static void collectWritten(List<Stmt> stmts, Set<Integer> written) {
+    for (Stmt st : stmts) {
+      if (st instanceof Store s) written.add(s.array());
+      else if (st instanceof Loop l) collectWritten(l.body(), written);
+    }
   }
 }

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -65,12 +66,45 @@ class RewriteRoundTripTest {
         new Object[] {"prefix", "scan", new Object[] {doubles.get(), new double[n]}},
         new Object[] {"rows", "map", new Object[] {m, 0.5}},
         new Object[] {"chain", "map", new Object[] {floats.get(), floats.get(), new float[n]}},
+        new Object[] {"gathered", "map", new Object[] {doubles.get(), permutation(r, n), new double[n]}},
+        new Object[] {"gatheredSum", "reduce", new Object[] {doubles.get(), codes(r, n, 64)}},
+        new Object[] {"gatheredFromWritten", null, new Object[] {floats.get(), permutation(r, n)}},
+        new Object[] {"gatheredByWritten", null, new Object[] {floats.get(), permutation(r, n), new float[n]}},
+        new Object[] {"scattered", null, new Object[] {floats.get(), permutation(r, n), new float[n]}},
         new Object[] {"carried", null, new Object[] {floats.get()}},
         new Object[] {"earlyExit", null, new Object[] {ints.get()}},
         new Object[] {"throwsPartWay", "map", new Object[] {ints.get(), new int[n + 1]}},
         new Object[] {"throwsPartWay", "map", new Object[] {ints.get(), new int[n]}},
         new Object[] {"fieldLoop", "map", new Object[] {100}},
         new Object[] {"conversions", "map", new Object[] {doubles.get(), new int[n], new long[n], new char[n]}});
+  }
+
+  @Test
+  void aGatherIsRejectedWhenTheLoopWritesEitherArrayAndAScatterAlways() {
+    assertTrue(shapes.site("gatheredFromWritten", null).reason().contains("reads an array the loop writes at indices"),
+        shapes.site("gatheredFromWritten", null).reason());
+    assertTrue(shapes.site("gatheredByWritten", null).reason().contains("indices loaded from an array the loop writes"),
+        shapes.site("gatheredByWritten", null).reason());
+    assertTrue(shapes.site("scattered", null).reason().contains("writes an array at an index that is not affine"),
+        shapes.site("scattered", null).reason());
+  }
+
+  private static int[] permutation(Random r, int n) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) p[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+      int k = r.nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[k];
+      p[k] = t;
+    }
+    return p;
+  }
+
+  private static int[] codes(Random r, int n, int bound) {
+    int[] c = new int[n];
+    for (int i = 0; i < n; i++) c[i] = r.nextInt(bound);
+    return c;
   }
 
   @ParameterizedTest(name = "{0}")

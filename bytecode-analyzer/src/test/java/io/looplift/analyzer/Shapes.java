@@ -99,6 +99,40 @@ public class Shapes {
     return out[n / 3];
   }
 
+  /** A gather: a permutation of {@code x}. */
+  public static double gathered(double[] x, int[] perm, double[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = x[perm[i]] * 2;
+    return out[out.length - 1];
+  }
+
+  /** A gather in a reduction: a sum of weights looked up by code. */
+  public static double gatheredSum(double[] weights, int[] codes) {
+    double s = 0;
+    for (int i = 0; i < codes.length; i++) s += weights[codes[i]];
+    return s;
+  }
+
+  /** A gather from the array the loop writes: iterations read what others write. */
+  public static float gatheredFromWritten(float[] a, int[] perm) {
+    for (int i = 0; i < perm.length; i++) a[i] = a[perm[i]] + 1;
+    return a[0];
+  }
+
+  /** A gather whose indices the loop itself writes. */
+  public static float gatheredByWritten(float[] x, int[] perm, float[] out) {
+    for (int i = 0; i < perm.length; i++) {
+      out[i] = x[perm[i]];
+      perm[i] = 0;
+    }
+    return out[0];
+  }
+
+  /** A scatter: writes at loaded indices stay rejected (two iterations may write one element). */
+  public static float scattered(float[] x, int[] perm, float[] out) {
+    for (int i = 0; i < perm.length; i++) out[perm[i]] = x[i];
+    return out[0];
+  }
+
   public static float carried(float[] a) {
     for (int i = 1; i < a.length; i++) a[i] += a[i - 1];
     return a[a.length - 1];

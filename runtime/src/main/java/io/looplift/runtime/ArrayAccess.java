@@ -5,8 +5,10 @@ import java.lang.reflect.Array;
 /**
  * One array access of a template compiled for its bounds check: a load or store of argument {@link #array}
  * at an affine index, in a row at an affine row index when the argument is an array of arrays, or the length
- * of such a row (no index). {@link #context} is the variable of the innermost loop around it (0: the outermost
- * loop's body): where that loop runs no iteration, the access does not happen. Immutable.
+ * of such a row (no index); or a gather, a load at indices read from an int array argument at an affine
+ * index, whose elements between the index's ends are scanned for their least and greatest. {@link #context}
+ * is the variable of the innermost loop around it (0: the outermost loop's body): where that loop runs no
+ * iteration, the access does not happen. Immutable.
  */
 final class ArrayAccess {
   final int array;
@@ -16,18 +18,27 @@ final class ArrayAccess {
   /** Null for a one-dimensional argument. */
   final AffineCode row;
   final boolean store;
+  /**
+   * For a gather ({@code x[idx[i]]}, a load): the int array argument holding the indices, which {@link #index}
+   * then indexes; -1 otherwise.
+   */
+  final int gatherFrom;
 
-  ArrayAccess(int array, int context, AffineCode index, AffineCode row, boolean store) {
+  ArrayAccess(int array, int context, AffineCode index, AffineCode row, boolean store, int gatherFrom) {
     this.array = array;
     this.context = context;
     this.index = index;
     this.row = row;
     this.store = store;
+    this.gatherFrom = gatherFrom;
   }
 
-  /** True when an inner loop's variable chooses the row: checked over the whole iteration space at once. */
+  /**
+   * True when an inner loop's variable chooses the row, or for a gather (its indices are scanned): checked over
+   * the whole iteration space at once.
+   */
   boolean wide() {
-    return row != null && row.usesInnerVariables();
+    return gatherFrom >= 0 || row != null && row.usesInnerVariables();
   }
 
   /**
@@ -68,6 +79,21 @@ final class ArrayAccess {
   private String flat(Object[] arrays, long[] slots, GuardScratch s) {
     long lo = index.min(slots, s.lo, s.hi);
     long hi = index.max(slots, s.lo, s.hi);
+    if (gatherFrom >= 0) {
+      if (!(arrays[gatherFrom] instanceof int[] indices)) {
+        return "the indices into array " + array + " are computed in the same flush";
+      }
+      if (lo < 0 || hi >= indices.length) return "index out of bounds on array " + gatherFrom;
+      // Every element between the ends, a superset of those read where the index steps by more than one.
+      int min = Integer.MAX_VALUE;
+      int max = Integer.MIN_VALUE;
+      for (int k = (int) lo; k <= hi; k++) {
+        min = Math.min(min, indices[k]);
+        max = Math.max(max, indices[k]);
+      }
+      lo = min;
+      hi = max;
+    }
     if (lo < 0 || hi >= TempArray.lengthOf(arrays[array])) return "index out of bounds on array " + array;
     return null;
   }

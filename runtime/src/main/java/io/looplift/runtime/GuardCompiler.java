@@ -3,6 +3,7 @@ package io.looplift.runtime;
 import io.looplift.ir.Affine;
 import io.looplift.ir.Carried;
 import io.looplift.ir.Const;
+import io.looplift.ir.Gathers;
 import io.looplift.ir.Index;
 import io.looplift.ir.Length;
 import io.looplift.ir.Load;
@@ -168,11 +169,26 @@ final class GuardCompiler {
     AccessKey key = new AccessKey(array, index, row, context);
     ArrayAccess known = accesses.get(key);
     if (known != null && (known.store || !store)) return known;
-    ArrayAccess a = known != null ? new ArrayAccess(array, context, known.index, known.row, true)
+    Load gather = store || row != null || index == null || Affine.of(index) != null ? null : gatheredFrom(index);
+    ArrayAccess a = known != null ? new ArrayAccess(array, context, known.index, known.row, true, known.gatherFrom)
+        : gather != null ? new ArrayAccess(array, context, affine(gather.index(), context, "the index into array "
+            + gather.array()), null, false, gather.array())
         : new ArrayAccess(array, context, index == null ? null : affine(index, context, "the index into array " + array),
-            row == null ? null : affine(row, context, "the row index into array " + array), store);
+            row == null ? null : affine(row, context, "the row index into array " + array), store, -1);
     accesses.put(key, a);
     return a;
+  }
+
+  /**
+   * The load {@code index} is when the access is a gather ({@link Gathers}), whose index array the template must
+   * not write; null for another index.
+   */
+  private Load gatheredFrom(Node index) {
+    Load l = Gathers.indices(index);
+    if (l != null && t.writtenArrays()[l.array()]) {
+      throw new Unguardable("array " + l.array() + " holds indices and is written");
+    }
+    return l;
   }
 
   private AffineCode affine(Node n, int context, String what) {

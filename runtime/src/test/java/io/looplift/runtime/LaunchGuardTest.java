@@ -383,10 +383,51 @@ class LaunchGuardTest {
 
   @Test
   void aTemplateThatCannotBeGuardedDeclinesEveryLaunch() {
-    // c[i] = a[idx[i]]
-    LoopTemplate gather = new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.INT), List.of(), List.of(),
-        List.of(store(0, I, load(1, new Load(2, Type.INT, I)))), List.of());
-    String reason = check(gather, new Object[] {new double[4], new double[4], new int[4]}, new long[0], 0, 4);
+    // c[i] = a[idx[i] * idx[i]]
+    Node idx = new Load(2, Type.INT, I);
+    LoopTemplate squares = new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.INT), List.of(), List.of(),
+        List.of(store(0, I, load(1, mul(idx, idx)))), List.of());
+    String reason = check(squares, new Object[] {new double[4], new double[4], new int[4]}, new long[0], 0, 4);
     assertEquals("the index into array 1 is not affine", reason);
+  }
+
+  /** c[i] = a[idx[i + 1]]: a gather. */
+  private static LoopTemplate gather() {
+    return new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.INT), List.of(), List.of(),
+        List.of(store(0, I, load(1, new Load(2, Type.INT, add(I, c(1)))))), List.of());
+  }
+
+  @Test
+  void aGatherIsOffloadedOnlyWhenEveryIndexItReadsIsInBounds() {
+    LoopTemplate t = gather();
+    int[] idx = {9, 0, 3, 2, 1};
+    accepted(check(t, new Object[] {new double[4], new double[4], idx}, new long[0], 0, 4));
+    idx[4] = 4;
+    rejected(check(t, new Object[] {new double[4], new double[4], idx}, new long[0], 0, 4), "index out of bounds on array 1");
+    idx[4] = -1;
+    rejected(check(t, new Object[] {new double[4], new double[4], idx}, new long[0], 0, 4), "index out of bounds on array 1");
+    // idx[0] (9) is not read: the launch reads idx[1..4].
+    idx[4] = 3;
+    accepted(check(t, new Object[] {new double[4], new double[4], idx}, new long[0], 0, 4));
+    rejected(check(t, new Object[] {new double[4], new double[4], new int[4]}, new long[0], 0, 4),
+        "index out of bounds on array 2");
+  }
+
+  @Test
+  void aGatherFromTheWrittenArrayOrByWrittenIndicesIsDeclined() {
+    // c[i] = a[idx[i]] with c and a one array, though the site reads before it writes: a template with a
+    // gather is guarded as a nest, whose written arrays are no other argument.
+    Store gathered = store(0, I, load(1, new Load(2, Type.INT, I)));
+    LoopTemplate t = new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.INT), List.of(), List.of(),
+        List.of(gathered), List.of());
+    double[] same = new double[4];
+    String reason = guard.check(sites++, t, true, new Object[] {same, same, new int[] {3, 2, 1, 0}}, new long[0],
+        new long[0], 0, 1, 4);
+    rejected(reason, "array 0 is written and is also array 1");
+    // c[i] = a[idx[i]]; idx[i] = 0
+    LoopTemplate written = new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.INT), List.of(), List.of(),
+        List.of(gathered, new Store(2, Type.INT, I, c(0), Const.TRUE)), List.of());
+    rejected(check(written, new Object[] {new double[4], new double[4], new int[4]}, new long[0], 0, 4),
+        "holds indices and is written");
   }
 }

@@ -41,6 +41,14 @@ public final class Fallbacks {
     return i;
   }
 
+  /**
+   * A gather whose indices hold one out of range part-way: the guard, which checks every index first, lets the
+   * original loop run, which throws where Java does after writing the elements before it.
+   */
+  static void gatherInto(double[] x, int[] order, double[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = x[order[i]] * 0.5;
+  }
+
   /** Throws ArrayIndexOutOfBoundsException once {@code i} reaches {@code out.length}, after writing that much. */
   static void tripleInto(int[] in, int[] out) {
     int n = in.length;
@@ -152,6 +160,18 @@ public final class Fallbacks {
       report("tripleInto", e);
     }
     System.out.println("  partial " + Digest.of(shortOut) + " last " + shortOut[N - 6]);
+
+    int[] order = new int[N];
+    for (int i = 0; i < N; i++) order[i] = (i * 7919) % N;
+    order[N / 3] = N + 11;
+    double[] gathered = new double[N];
+    try {
+      gatherInto(doubles, order, gathered);
+      System.out.println("gatherInto did not throw");
+    } catch (ArrayIndexOutOfBoundsException e) {
+      report("gatherInto", e);
+    }
+    System.out.println("  partial " + Digest.of(gathered));
 
     float[] smear = floats.clone();
     averageShifted(smear, smear, N - 1);

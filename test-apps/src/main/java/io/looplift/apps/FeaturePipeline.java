@@ -4,8 +4,8 @@ import java.util.Random;
 
 /**
  * A statistics and feature-engineering pipeline: summary statistics of a column (mean, variance, min, max,
- * counts, a four-bin histogram), standardization, min-max scaling, log1p, clipping, and a matrix whose
- * rows are standardized one row at a time. Deterministic: fixed seed, results printed as exact bits.
+ * counts, a four-bin histogram), standardization, min-max scaling, log1p, clipping, target encoding and a
+ * weighted count through category codes, a shuffle, and a matrix whose rows are standardized one row at a time. Deterministic: fixed seed, results printed as exact bits.
  */
 public final class FeaturePipeline {
   private static final int N = 1 << 20;
@@ -103,6 +103,23 @@ public final class FeaturePipeline {
     return hist;
   }
 
+  /** Target encoding: each row's category replaced by that category's mean (a gather through the codes). */
+  static void targetEncode(int[] category, double[] categoryMean, double[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = categoryMean[category[i]];
+  }
+
+  /** A weighted count of rows, each category weighing its own weight: a gather in a reduction. */
+  static double weightedCount(int[] category, double[] weight) {
+    double total = 0;
+    for (int i = 0; i < category.length; i++) total += weight[category[i]];
+    return total;
+  }
+
+  /** A column in the order of a shuffle: {@code out[i] = x[order[i]]}. */
+  static void shuffle(double[] x, int[] order, double[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = x[order[i]];
+  }
+
   /** Column sums over the rows of a matrix; the inner loop runs over one row. */
   static void columnSums(double[][] m, double[] sums) {
     for (int r = 0; r < m.length; r++) {
@@ -147,6 +164,30 @@ public final class FeaturePipeline {
     System.out.println("clipped  " + Digest.of(clipped) + " min " + Digest.exact(min(clipped)));
     System.out.println("bins     " + java.util.Arrays.toString(quartileBins(scaled)));
     System.out.println("hist     " + java.util.Arrays.toString(histogram(scaled, 16)));
+
+    int categories = 300;
+    int[] category = new int[N];
+    for (int i = 0; i < N; i++) category[i] = (int) (scaled[i] * (categories - 1));
+    double[] categoryMean = new double[categories];
+    double[] weight = new double[categories];
+    for (int c = 0; c < categories; c++) {
+      categoryMean[c] = rnd.nextGaussian();
+      weight[c] = 1.0 / (1 + c);
+    }
+    double[] encoded = new double[N];
+    targetEncode(category, categoryMean, encoded);
+    System.out.println("encoded  " + Digest.of(encoded) + " weighted " + Digest.exact(weightedCount(category, weight)));
+    int[] order = new int[N];
+    for (int i = 0; i < N; i++) order[i] = i;
+    for (int i = N - 1; i > 0; i--) {
+      int k = rnd.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[k];
+      order[k] = t;
+    }
+    double[] shuffled = new double[N];
+    shuffle(z, order, shuffled);
+    System.out.println("shuffled " + Digest.of(shuffled));
 
     double[][] m = new double[ROWS][COLS];
     for (int r = 0; r < ROWS; r++) {

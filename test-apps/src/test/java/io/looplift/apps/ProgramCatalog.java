@@ -121,6 +121,9 @@ final class ProgramCatalog {
       map("FeaturePipeline", "clip"),
       reduce("FeaturePipeline", "countAbove"),
       reduce("FeaturePipeline", "quartileBins"),
+      map("FeaturePipeline", "targetEncode"),
+      reduce("FeaturePipeline", "weightedCount"),
+      map("FeaturePipeline", "shuffle"),
       map("FeaturePipeline", "columnSums"),
       nest("FeaturePipeline", "standardizeRows"),
       rejected("FeaturePipeline", "histogram")));
@@ -153,6 +156,7 @@ final class ProgramCatalog {
       rejected("Fallbacks", "recurrence"),
       rejected("Fallbacks", "copyUntilNegative"),
       fallback("Fallbacks", "tripleInto"),
+      fallback("Fallbacks", "gatherInto"),
       fallback("Fallbacks", "averageShifted"),
       fallback("Fallbacks", "addOne"),
       fallback("Fallbacks", "spread"),
