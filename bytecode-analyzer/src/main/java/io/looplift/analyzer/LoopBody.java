@@ -3,7 +3,6 @@ package io.looplift.analyzer;
 import io.looplift.ir.Affine;
 import io.looplift.ir.AffineIndex;
 import io.looplift.ir.Gathers;
-import io.looplift.ir.Load;
 import io.looplift.ir.Loop;
 import io.looplift.ir.Node;
 import io.looplift.ir.Param;
@@ -212,9 +211,9 @@ final class LoopBody {
     Affine index = Affine.of(e.index());
     Affine row = e.row() == null ? null : Affine.of(e.row());
     if (index == null || (e.row() != null && row == null)) {
-      Load from = write || e.row() != null ? null : Gathers.indices(e.index());
-      if (from != null) {
-        gathers.add(new Gather(e.slot(), from.array()));
+      Gathers gather = write || e.row() != null ? null : Gathers.of(e.index());
+      if (gather != null) {
+        gathers.add(new Gather(e.slot(), gather.indices().array()));
         general = true; // guarded and checked as a nest: the flat rules know only i + constant
         return;
       }

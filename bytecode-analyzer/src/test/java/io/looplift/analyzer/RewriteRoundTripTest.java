@@ -68,6 +68,7 @@ class RewriteRoundTripTest {
         new Object[] {"chain", "map", new Object[] {floats.get(), floats.get(), new float[n]}},
         new Object[] {"gathered", "map", new Object[] {doubles.get(), permutation(r, n), new double[n]}},
         new Object[] {"gatheredSum", "reduce", new Object[] {doubles.get(), codes(r, n, 64)}},
+        new Object[] {"gatheredOneBased", "map", new Object[] {floats.get(), oneBased(permutation(r, n)), new float[n]}},
         new Object[] {"gatheredFromWritten", null, new Object[] {floats.get(), permutation(r, n)}},
         new Object[] {"gatheredByWritten", null, new Object[] {floats.get(), permutation(r, n), new float[n]}},
         new Object[] {"scattered", null, new Object[] {floats.get(), permutation(r, n), new float[n]}},
@@ -98,6 +99,11 @@ class RewriteRoundTripTest {
       p[i] = p[k];
       p[k] = t;
     }
+    return p;
+  }
+
+  private static int[] oneBased(int[] p) {
+    for (int i = 0; i < p.length; i++) p[i]++;
     return p;
   }
 

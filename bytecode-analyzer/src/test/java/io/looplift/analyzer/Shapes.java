@@ -105,6 +105,12 @@ public class Shapes {
     return out[out.length - 1];
   }
 
+  /** A gather through one-based indices, as code ported from Fortran has them. */
+  public static float gatheredOneBased(float[] x, int[] idx, float[] out) {
+    for (int i = 0; i < out.length; i++) out[i] = x[idx[i] - 1] + x[i];
+    return out[0];
+  }
+
   /** A gather in a reduction: a sum of weights looked up by code. */
   public static double gatheredSum(double[] weights, int[] codes) {
     double s = 0;

@@ -5,8 +5,8 @@ import java.lang.reflect.Array;
 /**
  * One array access of a template compiled for its bounds check: a load or store of argument {@link #array}
  * at an affine index, in a row at an affine row index when the argument is an array of arrays, or the length
- * of such a row (no index); or a gather, a load at indices read from an int array argument at an affine
- * index, whose elements between the index's ends are scanned for their least and greatest. {@link #context}
+ * of such a row (no index); or a gather, a load at an affine function of values read from an int array argument
+ * at an affine index, whose elements between the index's ends are scanned for their least and greatest. {@link #context}
  * is the variable of the innermost loop around it (0: the outermost loop's body): where that loop runs no
  * iteration, the access does not happen. Immutable.
  */
@@ -18,19 +18,22 @@ final class ArrayAccess {
   /** Null for a one-dimensional argument. */
   final AffineCode row;
   final boolean store;
-  /**
-   * For a gather ({@code x[idx[i]]}, a load): the int array argument holding the indices, which {@link #index}
-   * then indexes; -1 otherwise.
-   */
-  final int gatherFrom;
+  /** For a gather (a load): where its indices come from, {@link #index} then indexing them; null otherwise. */
+  final Gather gather;
 
-  ArrayAccess(int array, int context, AffineCode index, AffineCode row, boolean store, int gatherFrom) {
+  /**
+   * The indices of a gather: {@code offset + scale · indices[k]}, {@code k} being {@link #index}; the scale and
+   * the offset are invariant.
+   */
+  record Gather(int indices, AffineCode scale, AffineCode offset) {}
+
+  ArrayAccess(int array, int context, AffineCode index, AffineCode row, boolean store, Gather gather) {
     this.array = array;
     this.context = context;
     this.index = index;
     this.row = row;
     this.store = store;
-    this.gatherFrom = gatherFrom;
+    this.gather = gather;
   }
 
   /**
@@ -38,7 +41,7 @@ final class ArrayAccess {
    * the whole iteration space at once.
    */
   boolean wide() {
-    return gatherFrom >= 0 || row != null && row.usesInnerVariables();
+    return gather != null || row != null && row.usesInnerVariables();
   }
 
   /**
@@ -79,11 +82,11 @@ final class ArrayAccess {
   private String flat(Object[] arrays, long[] slots, GuardScratch s) {
     long lo = index.min(slots, s.lo, s.hi);
     long hi = index.max(slots, s.lo, s.hi);
-    if (gatherFrom >= 0) {
-      if (!(arrays[gatherFrom] instanceof int[] indices)) {
+    if (gather != null) {
+      if (!(arrays[gather.indices()] instanceof int[] indices)) {
         return "the indices into array " + array + " are computed in the same flush";
       }
-      if (lo < 0 || hi >= indices.length) return "index out of bounds on array " + gatherFrom;
+      if (lo < 0 || hi >= indices.length) return "index out of bounds on array " + gather.indices();
       // Every element between the ends, a superset of those read where the index steps by more than one.
       int min = Integer.MAX_VALUE;
       int max = Integer.MIN_VALUE;
@@ -91,8 +94,11 @@ final class ArrayAccess {
         min = Math.min(min, indices[k]);
         max = Math.max(max, indices[k]);
       }
-      lo = min;
-      hi = max;
+      // In long arithmetic, exact where it matters: an int result in bounds is the long one (see Affine).
+      long scale = gather.scale().constant(slots);
+      long offset = gather.offset().constant(slots);
+      lo = offset + Math.min(scale * min, scale * max);
+      hi = offset + Math.max(scale * min, scale * max);
     }
     if (lo < 0 || hi >= TempArray.lengthOf(arrays[array])) return "index out of bounds on array " + array;
     return null;

@@ -169,26 +169,29 @@ final class GuardCompiler {
     AccessKey key = new AccessKey(array, index, row, context);
     ArrayAccess known = accesses.get(key);
     if (known != null && (known.store || !store)) return known;
-    Load gather = store || row != null || index == null || Affine.of(index) != null ? null : gatheredFrom(index);
-    ArrayAccess a = known != null ? new ArrayAccess(array, context, known.index, known.row, true, known.gatherFrom)
-        : gather != null ? new ArrayAccess(array, context, affine(gather.index(), context, "the index into array "
-            + gather.array()), null, false, gather.array())
+    Gathers gather = store || row != null || index == null || Affine.of(index) != null ? null : gather(index);
+    ArrayAccess a = known != null ? new ArrayAccess(array, context, known.index, known.row, true, known.gather)
+        : gather != null ? new ArrayAccess(array, context, affine(gather.indices().index(), context,
+            "the index into array " + gather.indices().array()), null, false, gatherCode(gather, context))
         : new ArrayAccess(array, context, index == null ? null : affine(index, context, "the index into array " + array),
-            row == null ? null : affine(row, context, "the row index into array " + array), store, -1);
+            row == null ? null : affine(row, context, "the row index into array " + array), store, null);
     accesses.put(key, a);
     return a;
   }
 
-  /**
-   * The load {@code index} is when the access is a gather ({@link Gathers}), whose index array the template must
-   * not write; null for another index.
-   */
-  private Load gatheredFrom(Node index) {
-    Load l = Gathers.indices(index);
-    if (l != null && t.writtenArrays()[l.array()]) {
-      throw new Unguardable("array " + l.array() + " holds indices and is written");
+  /** The decomposition of {@code index} when it is a gather's ({@link Gathers}); null for another index. */
+  private Gathers gather(Node index) {
+    Gathers g = Gathers.of(index);
+    if (g != null && t.writtenArrays()[g.indices().array()]) {
+      throw new Unguardable("array " + g.indices().array() + " holds indices and is written");
     }
-    return l;
+    return g;
+  }
+
+  private ArrayAccess.Gather gatherCode(Gathers g, int context) {
+    String what = "the index into array " + g.indices().array();
+    return new ArrayAccess.Gather(g.indices().array(), affine(g.scale(), context, what),
+        affine(g.offset(), context, what));
   }
 
   private AffineCode affine(Node n, int context, String what) {

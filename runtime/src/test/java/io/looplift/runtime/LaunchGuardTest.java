@@ -414,6 +414,20 @@ class LaunchGuardTest {
   }
 
   @Test
+  void aGatherThroughAnAffineFunctionOfTheLoadedIndexChecksThatFunctionsEnds() {
+    // c[i] = a[n - 2 * idx[i]]
+    LoopTemplate t = new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.INT), List.of(Type.INT), List.of(),
+        List.of(store(0, I, load(1, sub(N, mul(c(2), new Load(2, Type.INT, I)))))), List.of());
+    int[] idx = {0, 3, 1, 2};
+    accepted(check(t, new Object[] {new double[4], new double[7], idx}, new long[] {6}, 0, 4)); // 6 - 2 * [0, 3]
+    rejected(check(t, new Object[] {new double[4], new double[7], idx}, new long[] {7}, 0, 4),
+        "index out of bounds on array 1"); // reaches 7
+    idx[1] = 4;
+    rejected(check(t, new Object[] {new double[4], new double[7], idx}, new long[] {6}, 0, 4),
+        "index out of bounds on array 1"); // reaches -2
+  }
+
+  @Test
   void aGatherFromTheWrittenArrayOrByWrittenIndicesIsDeclined() {
     // c[i] = a[idx[i]] with c and a one array, though the site reads before it writes: a template with a
     // gather is guarded as a nest, whose written arrays are no other argument.
