@@ -13,7 +13,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -240,22 +239,14 @@ final class LoopBody {
    */
   void checkGathers() {
     if (gathers.isEmpty()) return;
-    Set<Integer> written = new HashSet<>();
-    collectWritten(statements(), written);
+    boolean[] written = NestRules.writtenArrays(statements(), arrays.size());
     for (Gather g : gathers) {
-      if (written.contains(g.indexSlot())) {
+      if (written[g.indexSlot()]) {
         throw new Rejection("reads an array at indices loaded from an array the loop writes");
       }
-      if (written.contains(g.slot())) {
+      if (written[g.slot()]) {
         throw new Rejection("reads an array the loop writes at indices loaded from another array");
       }
-    }
-  }
-
-  private static void collectWritten(List<Stmt> stmts, Set<Integer> written) {
-    for (Stmt st : stmts) {
-      if (st instanceof Store s) written.add(s.array());
-      else if (st instanceof Loop l) collectWritten(l.body(), written);
     }
   }
 }

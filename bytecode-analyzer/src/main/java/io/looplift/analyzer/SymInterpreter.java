@@ -601,14 +601,24 @@ final class SymInterpreter extends Interpreter<SymValue> {
    * @throws Rejection when it is not found
    */
   private Resolved resolve(MethodInsnNode mi, boolean isStatic) {
+    Resolved r = declaration(mi.owner, null, mi, isStatic);
+    if (r == null) throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    return r;
+  }
+
+  /**
+   * The first declaration of {@code mi}'s method on the superclass chain from class {@code from}, up to but not
+   * including {@code stop} (null: to the top); null when there is none or a class on the way cannot be read.
+   */
+  private Resolved declaration(String from, String stop, MethodInsnNode mi, boolean isStatic) {
     ClassNode holder;
-    for (String c = mi.owner; c != null; c = holder.superName) {
+    for (String c = from; c != null && !c.equals(stop); c = holder.superName) {
       holder = c.equals(current.name) ? current : c.equals(ctx.owner.name) ? ctx.owner : ctx.hierarchy.findWithCode(c);
-      if (holder == null) break;
+      if (holder == null) return null;
       MethodNode m = MethodContext.findMethod(holder, mi.name, mi.desc, isStatic);
       if (m != null) return new Resolved(holder, m);
     }
-    throw new Rejection("calls " + describe(mi) + " (not known to be pure)");
+    return null;
   }
 
   /**
@@ -649,14 +659,8 @@ final class SymInterpreter extends Interpreter<SymValue> {
    */
   private Resolved implementedIn(String implementation, String owner, MethodInsnNode mi) {
     if (!ctx.hierarchy.isSubtype(implementation, owner)) return null;
-    for (String c = implementation; c != null && !c.equals(owner); ) {
-      ClassNode cn = ctx.hierarchy.findWithCode(c);
-      if (cn == null) return null;
-      MethodNode m = MethodContext.findMethod(cn, mi.name, mi.desc, false);
-      if (m != null) return (m.access & Opcodes.ACC_ABSTRACT) != 0 ? null : new Resolved(cn, m);
-      c = cn.superName;
-    }
-    return null;
+    Resolved r = declaration(implementation, owner, mi, false);
+    return r == null || (r.method().access & Opcodes.ACC_ABSTRACT) != 0 ? null : r;
   }
 
   private SymValue inline(MethodInsnNode mi, ClassNode holder, MethodNode callee, List<SymValue> args, SymFrame frame) {

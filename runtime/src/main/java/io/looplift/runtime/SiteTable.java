@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * Every loop site the rewriter has seen, under one id: the profiler's, which rewritten code passes to the
@@ -94,25 +95,28 @@ final class SiteTable implements SiteRegistry {
    * once one loaded, and {@code site} is what the loop is now (accepted, or rejected for another reason).
    */
   private void supersede(LoopSite site) {
-    for (var it = renewing.iterator(); it.hasNext(); ) {
-      Entry old = it.next();
-      if (!old.site().samePlace(site)) continue;
-      it.remove();
-      ids.remove(old.site());
-      profiler.siteSuperseded(old.id());
-      return;
-    }
+    Entry old = takeRenewing(e -> e.site().samePlace(site));
+    if (old == null) return;
+    ids.remove(old.site());
+    profiler.siteSuperseded(old.id());
   }
 
   /** Puts the site {@code id}, registered again unchanged, back among those waiting for an implementation. */
   private void stillWaiting(int id) {
+    Entry e = takeRenewing(x -> x.id() == id);
+    if (e != null) awaiting.add(e);
+  }
+
+  /** Removes from {@link #renewing} and returns the first entry {@code match} accepts; null when none does. */
+  private Entry takeRenewing(Predicate<Entry> match) {
     for (var it = renewing.iterator(); it.hasNext(); ) {
       Entry e = it.next();
-      if (e.id() != id) continue;
-      it.remove();
-      awaiting.add(e);
-      return;
+      if (match.test(e)) {
+        it.remove();
+        return e;
+      }
     }
+    return null;
   }
 
   /**
