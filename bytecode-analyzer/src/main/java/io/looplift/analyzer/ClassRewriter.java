@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.IntConsumer;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -84,6 +85,14 @@ public final class ClassRewriter {
    *     other classes, never to load them
    */
   public byte[] rewrite(byte[] classfile, ClassLoader loader) {
+    return rewrite(classfile, loader, id -> { });
+  }
+
+  /**
+   * As {@link #rewrite(byte[], ClassLoader)}, and tells {@code offloaded} the site id of every loop the
+   * returned class file offloads.
+   */
+  public byte[] rewrite(byte[] classfile, ClassLoader loader, IntConsumer offloaded) {
     LoopPrescan scan;
     try {
       scan = LoopPrescan.of(classfile);
@@ -98,13 +107,14 @@ public final class ClassRewriter {
       now = scan.offloadable();
     }
     try {
-      return now.isEmpty() ? null : rewrite(classfile, loader, scan, now);
+      return now.isEmpty() ? null : rewrite(classfile, loader, scan, now, offloaded);
     } finally {
       if (!rest.isEmpty()) analyzeLater(classfile, loader, scan.className());
     }
   }
 
-  private byte[] rewrite(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods) {
+  private byte[] rewrite(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods,
+      IntConsumer offloaded) {
     List<Integer> accepted = new ArrayList<>();
     try {
       ClassReader cr = new ClassReader(classfile);
@@ -154,7 +164,10 @@ public final class ClassRewriter {
       if (accepted.isEmpty()) return null;
       byte[] out = write(cr, cn.version, rewritten, hierarchy);
       List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
-      if (tooLarge.isEmpty()) return out;
+      if (tooLarge.isEmpty()) {
+        accepted.forEach(offloaded::accept);
+        return out;
+      }
       // Those methods keep their original bytes: interpreted for good, they would lose far more than their
       // loops could gain. Leaving their constants out only lowers the others' sizes.
       for (String key : tooLarge) {
@@ -164,7 +177,10 @@ public final class ClassRewriter {
           accepted.remove(Integer.valueOf(id));
         }
       }
-      return rewritten.isEmpty() ? null : write(cr, cn.version, rewritten, hierarchy);
+      if (rewritten.isEmpty()) return null;
+      out = write(cr, cn.version, rewritten, hierarchy);
+      accepted.forEach(offloaded::accept);
+      return out;
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;
@@ -231,6 +247,18 @@ public final class ClassRewriter {
       if (next >= 0) all[n] = (byte) next;
       System.arraycopy(rest, 0, all, n + (next < 0 ? 0 : 1), rest.length);
       return all;
+    }
+  }
+
+  /**
+   * How many methods of a class file have a loop the analysis may accept, by the pre-scan alone: a measure
+   * of what rewriting it costs. 0 for a class file the pre-scan cannot read.
+   */
+  public static int offloadableMethods(byte[] classfile) {
+    try {
+      return LoopPrescan.of(classfile).offloadable().cardinality();
+    } catch (RuntimeException e) {
+      return 0;
     }
   }
 

@@ -1,0 +1,96 @@
+package io.looplift.agent;
+
+import io.looplift.runtime.Log;
+import java.lang.instrument.Instrumentation;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Rewrites classes again after they loaded, by retransformation on one daemon thread: the transformer is
+ * then handed the class's original bytes, and a method running at that moment keeps its old code until it
+ * is called again. A class is looked for among those its loader has defined, never loaded by name: loading
+ * it could define it a second time where its first definition is still under way on another thread, and
+ * such a class is looked for again a little later instead. Thread-safe; never throws.
+ */
+final class Retransformer {
+  /** The first wait for a class still being defined; each further wait is twice as long. */
+  private static final long FIRST_WAIT_MILLIS = 5;
+  /** How long a class still not defined is waited for before its retransformation is given up. */
+  private static final long GIVE_UP_MILLIS = 10_000;
+
+  private final Instrumentation inst;
+  private final Log log;
+  private final ScheduledExecutorService thread = new ScheduledThreadPoolExecutor(1, task -> {
+    Thread t = new Thread(task, "looplift-retransform");
+    t.setDaemon(true);
+    return t;
+  });
+
+  Retransformer(Instrumentation inst, Log log) {
+    this.inst = inst;
+    this.log = log;
+  }
+
+  /** Runs {@code task} on the retransformation thread; false when it will not (the JVM is shutting down). */
+  boolean execute(Runnable task) {
+    try {
+      thread.execute(task);
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Retransforms the class {@code internalName} that {@code loader} defines, on the retransformation thread,
+   * once it is defined. {@code before} runs just before; {@code after} is told null once it is done, or why
+   * it was not (never defined, not modifiable, refused by the JVM).
+   */
+  void retransform(String internalName, ClassLoader loader, Runnable before, Consumer<String> after) {
+    String name = internalName.replace('/', '.');
+    if (!execute(() -> attempt(name, loader, before, after, FIRST_WAIT_MILLIS, 0))) {
+      after.accept("the JVM was shutting down");
+    }
+  }
+
+  private void attempt(String name, ClassLoader loader, Runnable before, Consumer<String> after, long wait,
+      long waited) {
+    Class<?> c = defined(name, loader);
+    if (c == null) {
+      if (waited >= GIVE_UP_MILLIS) {
+        after.accept("its class was not defined within " + GIVE_UP_MILLIS / 1000 + " s of loading");
+        return;
+      }
+      try {
+        thread.schedule(() -> attempt(name, loader, before, after, wait * 2, waited + wait), wait,
+            TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        after.accept("the JVM was shutting down");
+      }
+      return;
+    }
+    try {
+      if (!inst.isModifiableClass(c)) {
+        after.accept("the JVM does not let its class be changed");
+        return;
+      }
+      before.run();
+      inst.retransformClasses(c);
+      after.accept(null);
+    } catch (Throwable e) {
+      log.debugOnce("retransform " + name, "could not retransform " + name + ": " + e);
+      after.accept("the JVM refused its rewritten class (" + e + ")");
+    }
+  }
+
+  /** The class {@code name} defined by {@code loader}, or null while it is not (or never will be). */
+  private Class<?> defined(String name, ClassLoader loader) {
+    for (Class<?> c : inst.getInitiatedClasses(loader)) {
+      if (c.getClassLoader() == loader && c.getName().equals(name)) return c;
+    }
+    return null;
+  }
+}
