@@ -25,7 +25,8 @@ import java.util.BitSet;
  *
  * <p>A candidate is <em>offloadable</em> when such a span also holds none of the instructions the analyzer
  * rejects wherever they are in a loop (a call it cannot inline, an allocation, a field write, a monitor, a
- * switch...; a return or {@code athrow} in the span is an early exit). Compilers lay a loop out as one span
+ * switch...; a return or {@code athrow} in the span, or a branch out of it besides the loop's exit test, is an
+ * early exit). Compilers lay a loop out as one span
  * that holds its body and whatever leaves it, so the loops of the other candidates are all rejected: they
  * are analyzed only to give the report their reasons, which can wait (see {@link ClassRewriter}).
  *
@@ -39,6 +40,8 @@ final class LoopPrescan {
   private static final byte[] BRIDGE = LoopBridge.INTERNAL_NAME.getBytes(StandardCharsets.US_ASCII);
 
   // What scanCode does with an instruction, by opcode.
+  private static final int GOTO = 0xa7;
+  private static final int GOTO_W = 0xc8;
   private static final byte OTHER = 0;
   private static final byte ARRAY = 1; // a primitive element or a row is read or written
   private static final byte BRANCH = 2; // a 16-bit branch offset follows
@@ -130,6 +133,10 @@ final class LoopPrescan {
   private final BitSet callInCleanLoop = new BitSet();
   private int[] callee;
   private boolean callsBridge;
+  // The forward branches of the method being scanned so far, by offset and target: those leaving a loop's span.
+  private int forward;
+  private int[] forwardPc = new int[16];
+  private int[] forwardTarget = new int[16];
 
   private LoopPrescan(byte[] classfile) {
     this.b = classfile;
@@ -225,6 +232,7 @@ final class LoopPrescan {
     int lastArray = -1; // offset of the last array access so far
     int lastForeign = -1; // of the last call of another class's method that the analyzer may inline
     int lastRejected = -1; // and of the last instruction in REJECTED
+    forward = 0;
     for (int pc = 0; pc < length; ) {
       int at = start + pc;
       int op = b[at] & 0xFF;
@@ -232,8 +240,8 @@ final class LoopPrescan {
       if (REJECTED[op]) lastRejected = pc;
       switch (KIND[op]) {
         case ARRAY -> lastArray = pc;
-        case BRANCH -> backwardBranch(m, pc, pc + s2(at + 1), lastArray, lastForeign, lastRejected, firstCall);
-        case BRANCH_WIDE -> backwardBranch(m, pc, pc + u4(at + 1), lastArray, lastForeign, lastRejected, firstCall);
+        case BRANCH -> branch(m, op, pc, pc + s2(at + 1), lastArray, lastForeign, lastRejected, firstCall);
+        case BRANCH_WIDE -> branch(m, op, pc, pc + u4(at + 1), lastArray, lastForeign, lastRejected, firstCall);
         case INVOKESTATIC -> {
           if (!call(m, pc, u2(at + 1)) && inlinable(u2(at + 1))) lastForeign = pc;
         }
@@ -261,6 +269,41 @@ final class LoopPrescan {
       pc += size;
     }
     if (lastArray >= 0) touchesArrays.set(m);
+  }
+
+  /**
+   * A jump or conditional branch ({@code op}) of method {@code m} at offset {@code pc} to {@code target}: a
+   * forward one is noted, for the loops whose span it leaves; a backward one closes a loop's span, which is
+   * not clean when it holds more exits than its loop test's (see {@link #exitsOnlyByItsTest}).
+   */
+  private void branch(int m, int op, int pc, int target, int lastArray, int lastForeign, int lastRejected,
+      int firstCall) {
+    if (target > pc) {
+      if (forward == forwardPc.length) {
+        forwardPc = Arrays.copyOf(forwardPc, 2 * forward);
+        forwardTarget = Arrays.copyOf(forwardTarget, 2 * forward);
+      }
+      forwardPc[forward] = pc;
+      forwardTarget[forward++] = target;
+      return;
+    }
+    // An early exit rejects the loop as a rejected instruction in its span does.
+    boolean earlyExit = !exitsOnlyByItsTest(target, pc, op == GOTO || op == GOTO_W);
+    backwardBranch(m, pc, target, lastArray, lastForeign, earlyExit ? pc : lastRejected, firstCall);
+  }
+
+  /**
+   * True when the only branch leaving the span from {@code start} to the backward branch at {@code end} is
+   * its loop's exit test: none when the backward branch is the (conditional) test, as javac lays loops out,
+   * one when it is an unconditional jump back to a test at the top. A {@code break}, or a second exit test
+   * ({@code i < n && a[i] != 0}), is an early exit, which the analyzer rejects.
+   */
+  private boolean exitsOnlyByItsTest(int start, int end, boolean unconditional) {
+    int leaving = 0;
+    for (int k = forward - 1; k >= 0 && forwardPc[k] >= start; k--) {
+      if (forwardTarget[k] > end) leaving++;
+    }
+    return leaving <= (unconditional ? 1 : 0);
   }
 
   /**

@@ -36,6 +36,7 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -249,6 +250,18 @@ class LoopPrescanTest {
    * The rule of {@link LoopPrescan}, written over ASM's instruction lists instead of the raw bytes: the
    * candidates, or with {@code clean} the offloadable ones (no rejected instruction in the loop's span).
    */
+  /**
+   * Whether jumps from the loop span {@code from..to} (its backward branch) leave it more often than its exit
+   * test does: once when the backward branch is a {@code goto} to a test at the top, never otherwise.
+   */
+  private static boolean earlyExit(MethodNode mn, AbstractInsnNode[] insns, int from, int to) {
+    int leaving = 0;
+    for (int k = from; k < to; k++) {
+      if (insns[k] instanceof JumpInsnNode j && mn.instructions.indexOf(j.label) > to) leaving++;
+    }
+    return leaving > (insns[to].getOpcode() == Opcodes.GOTO ? 1 : 0);
+  }
+
   private static BitSet byInstructionList(byte[] bytes, boolean clean) {
     ClassNode cn = new ClassNode();
     new ClassReader(bytes).accept(cn, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
@@ -263,7 +276,7 @@ class LoopPrescanTest {
         if (isArrayAccess(insns[k])) touches.set(m);
         for (LabelNode target : Cfg.targets(insns[k])) {
           int t = cn.methods.get(m).instructions.indexOf(target);
-          boolean cleanRange = !anyRejected(cn, insns, t, k);
+          boolean cleanRange = !anyRejected(cn, insns, t, k) && !earlyExit(cn.methods.get(m), insns, t, k);
           if (t <= k && (!clean || cleanRange)) ranges.add(new int[] {t, k, cleanRange ? 1 : 0});
         }
       }
