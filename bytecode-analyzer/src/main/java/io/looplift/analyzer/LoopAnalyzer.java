@@ -31,7 +31,9 @@ import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.BasicValue;
@@ -165,6 +167,7 @@ final class LoopAnalyzer {
     SymValue[] operands = st.popCompared(jump);
     int ivar = -1;
     int headerStep = 0;
+    boolean comparedBeforeMove = false;
     boolean ivarLeft = false;
     for (int side = 0; side < 2; side++) {
       SymValue v = operands[side];
@@ -173,17 +176,22 @@ final class LoopAnalyzer {
       if (v.node() instanceof Acc a && a.type() == io.looplift.ir.Type.INT) {
         ivar = a.index();
         ivarLeft = side == 0;
-        headerStep = 0;
+        // k-- > 0 compares the value before the test moves it: the same test as --k > 0 - 1.
+        SymValue after = st.getLocal(ivar);
+        headerStep = after.isPrimitive() && incrementOf(after.node(), a) instanceof Const d ? d.intValue() : 0;
+        comparedBeforeMove = headerStep != 0;
       } else {
         MovedInTest moved = movedInTest(v, st, x -> x instanceof Acc a ? a.index() : -1);
         if (moved == null) continue;
         ivar = moved.local();
         ivarLeft = side == 0;
         headerStep = moved.by();
+        comparedBeforeMove = false;
       }
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
     List<AbstractInsnNode> limitRecipe = operands[ivarLeft ? 1 : 0].recipe();
+    if (comparedBeforeMove) limitRecipe = movedLimit(limitRecipe, headerStep);
     Cond cond = BlockWalker.jumpCond(jump);
     if (!continueOnJump) cond = cond.negate();
     if (!ivarLeft) cond = cond.mirror();
@@ -237,6 +245,18 @@ final class LoopAnalyzer {
     }
     return assemble(loop, line, preheader, exit, ivar, headerStep, limitRecipe, new LoopShape(cond, stepValue), body,
         end, written, entryFrame, nest);
+  }
+
+  /**
+   * The recipe of {@code limit + by}, the limit of a test that compares its variable before moving it by
+   * {@code by} ({@code k-- > limit}), restated on the moved value. {@code Math.addExact} throws where the sum
+   * leaves the int range, and the preamble then runs the original loop.
+   */
+  private static List<AbstractInsnNode> movedLimit(List<AbstractInsnNode> limit, int by) {
+    List<AbstractInsnNode> recipe = new ArrayList<>(limit);
+    recipe.add(new LdcInsnNode(by));
+    recipe.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "addExact", "(II)I", false));
+    return List.copyOf(recipe);
   }
 
   /** An int local that an exit test moves by {@code by} before comparing it. */

@@ -66,6 +66,9 @@ class RewriteRoundTripTest {
         new Object[] {"prefix", "scan", new Object[] {doubles.get(), new double[n]}},
         new Object[] {"rows", "map", new Object[] {m, 0.5}},
         new Object[] {"chain", "map", new Object[] {floats.get(), floats.get(), new float[n]}},
+        new Object[] {"postDecrement", "map", new Object[] {ints.get(), new int[n]}},
+        new Object[] {"postIncrementSum", "reduce", new Object[] {ints.get(), 3}},
+        new Object[] {"postDecrementToMinValue", "reduce", new Object[] {ints.get(), Integer.MIN_VALUE + 10}},
         new Object[] {"gathered", "map", new Object[] {doubles.get(), permutation(r, n), new double[n]}},
         new Object[] {"gatheredSum", "reduce", new Object[] {doubles.get(), codes(r, n, 64)}},
         new Object[] {"gatheredOneBased", "map", new Object[] {floats.get(), oneBased(permutation(r, n)), new float[n]}},
@@ -131,7 +134,10 @@ class RewriteRoundTripTest {
     Object actual = Rewritten.invoke(shapes.lifted, name, liftedArgs);
     assertEquals(String.valueOf(expected), String.valueOf(actual));
     for (int k = 0; k < args.length; k++) assertTrue(Arrays.deepEquals(new Object[] {plainArgs[k]}, new Object[] {liftedArgs[k]}), "argument " + k);
-    if (kind != null && !name.equals("throwsPartWay")) assertTrue(InterpretingDispatcher.submitted > before, "never offloaded");
+    // throwsPartWay throws before its launch, postDecrementToMinValue in its preamble (its limit overflows).
+    if (kind != null && !name.equals("throwsPartWay") && !name.equals("postDecrementToMinValue")) {
+      assertTrue(InterpretingDispatcher.submitted > before, "never offloaded");
+    }
   }
 
   static Object[] deepCopy(Object[] args) {

@@ -99,6 +99,32 @@ public class Shapes {
     return out[n / 3];
   }
 
+  /** A count-down whose test reads the variable before moving it ({@code k-- > 0}); its final value is read. */
+  public static int postDecrement(int[] a, int[] out) {
+    int k = a.length;
+    while (k-- > 0) out[k] = a[k] * 3 + k;
+    return k;
+  }
+
+  /** A count-up whose test reads the variable before moving it, from a start and to a limit not at the ends. */
+  public static long postIncrementSum(int[] a, int from) {
+    long s = 0;
+    int i = from;
+    while (i++ < a.length - 1) s += a[i] - i;
+    return s + i;
+  }
+
+  /**
+   * A count-down to {@code Integer.MIN_VALUE}: restated on the moved variable, its limit would leave the int
+   * range, so the original loop runs (and the variable wraps to {@code Integer.MAX_VALUE} at its exit).
+   */
+  public static long postDecrementToMinValue(int[] a, int from) {
+    long s = 0;
+    int k = from;
+    while (k-- > Integer.MIN_VALUE) s += a[k - Integer.MIN_VALUE];
+    return s + k;
+  }
+
   /** A gather: a permutation of {@code x}. */
   public static double gathered(double[] x, int[] perm, double[] out) {
     for (int i = 0; i < out.length; i++) out[i] = x[perm[i]] * 2;
