@@ -77,6 +77,7 @@ final class InnerLoop {
     SymValue[] probed = probe.popCompared(jump);
     int ivar = -1;
     int headerStep = 0;
+    boolean comparedBeforeMove = false;
     boolean ivarLeft = false;
     for (int side = 0; side < 2; side++) {
       if (!probed[side].isPrimitive() || !probed[1 - side].isPrimitive() || mentions(probed[1 - side].node(), id)) {
@@ -85,7 +86,11 @@ final class InnerLoop {
       if (probed[side].node() instanceof CarriedVar c && c.loop() == id && c.type() == io.looplift.ir.Type.INT) {
         ivar = c.slot();
         ivarLeft = side == 0;
-        headerStep = 0;
+        // k-- > 0 compares the value before the test moves it: the same test as --k > 0 - 1.
+        SymValue after = probe.getLocal(ivar);
+        headerStep = after.isPrimitive() && LoopAnalyzer.incrementOf(after.node(), c) instanceof Const d
+            ? d.intValue() : 0;
+        comparedBeforeMove = headerStep != 0;
       } else {
         LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe,
             x -> x instanceof CarriedVar c && c.loop() == id ? c.slot() : -1);
@@ -93,6 +98,7 @@ final class InnerLoop {
         ivar = moved.local();
         ivarLeft = side == 0;
         headerStep = moved.by();
+        comparedBeforeMove = false;
       }
     }
     if (ivar < 0) {
@@ -118,6 +124,7 @@ final class InnerLoop {
     int storesBefore = body.storeCount();
     walker.execute(header, s);
     Node limit = s.popCompared(jump)[ivarLeft ? 1 : 0].node();
+    if (comparedBeforeMove) limit = movedLimit(limit, headerStep);
     SymFrame expected = initial;
     if (headerStep != 0) {
       Affine moved = s.getLocal(ivar).isPrimitive() ? Affine.of(s.getLocal(ivar).node()) : null;
@@ -289,6 +296,20 @@ final class InnerLoop {
       }
     }
     return f;
+  }
+
+  /**
+   * The limit of a test that compares its variable before moving it by {@code by} ({@code k-- > 0}), restated
+   * on the moved value: {@code limit + by}. Only for a constant limit, whose sum is known to stay in the int
+   * range; a limit computed at run time could leave it, and the launch would run another number of iterations.
+   */
+  private static Node movedLimit(Node limit, int by) {
+    if (limit instanceof Const c && c.type() == io.looplift.ir.Type.INT) {
+      long moved = (long) c.intValue() + by;
+      if (moved == (int) moved) return Const.ofInt((int) moved);
+    }
+    throw new Rejection("has an inner loop whose test compares its variable before moving it (k-- > n) with a limit"
+        + " that is not a constant");
   }
 
   /**

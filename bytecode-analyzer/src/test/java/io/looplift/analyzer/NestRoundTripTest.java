@@ -52,6 +52,7 @@ class NestRoundTripTest {
     return Stream.of(
         new Object[] {"matmul", List.of("i", "j"), new Object[] {doubles(r, n * n), doubles(r, n * n), new double[n * n], n}},
         new Object[] {"matmulRows", List.of("i"), new Object[] {matrix(r, n, n), matrix(r, n, 9), matrix(r, n, 9)}},
+        new Object[] {"rowSumsDown", List.of("i"), new Object[] {doubles(r, 7 * 9), new double[7], 9}},
         new Object[] {"conv", List.of("i"), new Object[] {floats(r, 200), floats(r, 7), new float[200]}},
         new Object[] {"nbody", List.of("i"), new Object[] {floats(r, 50), floats(r, 50), new float[50], new float[50]}},
         new Object[] {"jacobi", List.of("y", "x"), new Object[] {floats(r, 12 * 9), new float[12 * 9], 12, 9}},
@@ -85,6 +86,14 @@ class NestRoundTripTest {
     int before = InterpretingDispatcher.submitted;
     assertSameResults(name, args);
     assertTrue(InterpretingDispatcher.submitted > before, name + " never offloaded");
+  }
+
+  @Test
+  void anInnerTestComparingBeforeItMovesItsVariableNeedsAConstantLimit() throws Exception {
+    LoopSite site = nests.sites("rowSumsDownTo").get(0);
+    assertFalse(site.accepted(), "a limit known only at run time");
+    assertTrue(site.reason().contains("compares its variable before moving it"), site.reason());
+    assertSameResults("rowSumsDownTo", new Object[] {doubles(new Random(5), 4 * 6), new double[4], 6, 1});
   }
 
   @Test

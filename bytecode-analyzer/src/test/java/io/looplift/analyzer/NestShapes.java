@@ -44,6 +44,28 @@ public class NestShapes {
     return sum(c);
   }
 
+  /** Row sums added from the end, the inner test reading its variable before moving it (k-- > 0). */
+  public static double rowSumsDown(double[] m, double[] out, int n) {
+    for (int i = 0; i < out.length; i++) {
+      double s = 0;
+      int k = n;
+      while (k-- > 0) s += m[i * n + k];
+      out[i] = s;
+    }
+    return out[0];
+  }
+
+  /** The same with a limit known only at run time, which the moved test could take out of the int range. */
+  public static double rowSumsDownTo(double[] m, double[] out, int n, int last) {
+    for (int i = 0; i < out.length; i++) {
+      double s = 0;
+      int k = n;
+      while (k-- > last) s += m[i * n + k];
+      out[i] = s;
+    }
+    return out[0];
+  }
+
   public static double conv(float[] x, float[] w, float[] y) {
     for (int i = 0; i < x.length - w.length; i++) {
       float s = 0f;
