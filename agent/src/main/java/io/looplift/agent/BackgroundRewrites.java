@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class BackgroundRewrites {
   /**
-   * A class with more methods with a loop the analysis may accept ({@link ClassRewriter#offloadableMethods})
+   * A class with more methods with a loop the analysis may accept ({@link ClassRewriter.Scanned#offloadableMethods})
    * is rewritten in the background. Applications' own classes have fewer; libraries' utility classes more
    * (EJML's {@code CommonOps_DDRM} 65, Commons Math's {@code BlockRealMatrix} 36).
    */
@@ -35,7 +35,7 @@ final class BackgroundRewrites {
   private final Profiler profiler;
   private final Log log;
   /** Class files handed over and not yet rewritten. */
-  private final Map<Key, byte[]> waiting = new ConcurrentHashMap<>();
+  private final Map<Key, ClassRewriter.Scanned> waiting = new ConcurrentHashMap<>();
   /** Rewritten class files waiting for their class's retransformation. */
   private final Map<Key, byte[]> rewritten = new ConcurrentHashMap<>();
 
@@ -52,8 +52,8 @@ final class BackgroundRewrites {
    * Takes a class about to be defined by {@code loader} to rewrite it in the background, when it has many
    * methods with loops; returns whether it did (the class then loads as it is).
    */
-  boolean offer(String internalName, byte[] classfile, ClassLoader loader) {
-    if (ClassRewriter.offloadableMethods(classfile) <= MANY_METHODS) return false;
+  boolean offer(String internalName, ClassRewriter.Scanned classfile, ClassLoader loader) {
+    if (classfile.offloadableMethods() <= MANY_METHODS) return false;
     Key key = new Key(loader, internalName);
     waiting.put(key, classfile);
     if (retransformer.execute(() -> rewrite(key))) return true;
@@ -75,7 +75,7 @@ final class BackgroundRewrites {
   }
 
   private void rewrite(Key key) {
-    byte[] classfile = waiting.remove(key);
+    ClassRewriter.Scanned classfile = waiting.remove(key);
     if (classfile == null) return; // rewritten for a report already
     List<Integer> offloaded = new ArrayList<>();
     long start = System.nanoTime();

@@ -84,14 +84,14 @@ final class LoopTransformer implements ClassFileTransformer {
    * to the background, and its retransformation later installs what was made of it there.
    */
   private byte[] rewrite(ClassLoader loader, String className, Class<?> redefined, byte[] classfile) {
-    if (background != null) {
-      if (redefined == null && background.offer(className, classfile, loader)) return null;
-      if (redefined != null) {
-        byte[] ready = background.take(loader, className);
-        if (ready != null) return ready;
-      }
+    if (background == null) return rewriter.rewrite(classfile, loader);
+    if (redefined != null) {
+      byte[] ready = background.take(loader, className);
+      if (ready != null) return ready;
     }
-    return rewriter.rewrite(classfile, loader);
+    ClassRewriter.Scanned scanned = ClassRewriter.scan(classfile);
+    if (redefined == null && background.offer(className, scanned, loader)) return null;
+    return rewriter.rewrite(scanned, loader, id -> { });
   }
 
   /** True when a class named {@code internalName} defined by {@code loader} may be rewritten. */

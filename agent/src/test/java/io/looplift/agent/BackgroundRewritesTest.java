@@ -53,8 +53,8 @@ class BackgroundRewritesTest {
   @Test
   void aClassWithManyMethodsWithLoopsLoadsAsItIsAndItsRewriteIsInstalledByRetransformation() throws IOException {
     byte[] original = bytesOf(ManyLoops.class);
-    assertTrue(ClassRewriter.offloadableMethods(original) > BackgroundRewrites.MANY_METHODS);
-    assertTrue(background.offer(MANY, original, loader), "taken: the class loads as it is");
+    assertTrue(ClassRewriter.scan(original).offloadableMethods() > BackgroundRewrites.MANY_METHODS);
+    assertTrue(background.offer(MANY, ClassRewriter.scan(original), loader), "taken: the class loads as it is");
     Class<?> defined = loader.define(original); // the loading thread goes on and defines it
     await().atMost(PATIENCE).until(() -> inst.installed.size() == 1);
     assertEquals(List.of(defined), inst.retransformed);
@@ -64,12 +64,14 @@ class BackgroundRewritesTest {
     assertEquals(BackgroundRewrites.MANY_METHODS + 1, sites.offloaded().size(), sites.offloaded()::toString);
     assertNull(background.take(loader, MANY), "handed over once");
     assertTrue(profiler.reportJson().contains("\"background\":{\"classes\":1,"), profiler.reportJson());
-    await().atMost(PATIENCE).until(() -> lines.contains("looplift: rewrote " + ManyLoops.class.getName() + " off its loading thread"));
+    String rewrote = "looplift: rewrote " + ManyLoops.class.getName() + " off its loading thread";
+    await().atMost(PATIENCE).until(() -> lines.contains(rewrote));
   }
 
   @Test
   void aClassWithFewMethodsWithLoopsIsLeftToItsLoadingThread() throws IOException {
-    assertFalse(background.offer("com/acme/Doubler", bytesOf(LoopTransformerTest.Doubler.class), loader));
+    byte[] doubler = bytesOf(LoopTransformerTest.Doubler.class);
+    assertFalse(background.offer("com/acme/Doubler", ClassRewriter.scan(doubler), loader));
     assertTrue(sites.offloaded().isEmpty());
   }
 
@@ -78,7 +80,7 @@ class BackgroundRewritesTest {
     inst.modifiable = false;
     byte[] original = bytesOf(ManyLoops.class);
     loader.define(original);
-    assertTrue(background.offer(MANY, original, loader));
+    assertTrue(background.offer(MANY, ClassRewriter.scan(original), loader));
     await().atMost(PATIENCE).until(() -> sites.discarded().size() == BackgroundRewrites.MANY_METHODS + 1);
     assertEquals(Set.of("its class could not be rewritten after it loaded: the JVM does not let its class be changed"),
         Set.copyOf(sites.discarded().values()));
@@ -97,7 +99,7 @@ class BackgroundRewritesTest {
       }
     });
     byte[] original = bytesOf(ManyLoops.class);
-    assertTrue(background.offer(MANY, original, loader));
+    assertTrue(background.offer(MANY, ClassRewriter.scan(original), loader));
     loader.define(original);
     assertTrue(sites.offloaded().isEmpty(), "still waiting behind the busy thread");
     background.rewriteWaiting();

@@ -85,20 +85,17 @@ public final class ClassRewriter {
    *     other classes, never to load them
    */
   public byte[] rewrite(byte[] classfile, ClassLoader loader) {
-    return rewrite(classfile, loader, id -> { });
+    return rewrite(scan(classfile), loader, id -> { });
   }
 
   /**
-   * As {@link #rewrite(byte[], ClassLoader)}, and tells {@code offloaded} the site id of every loop the
-   * returned class file offloads.
+   * As {@link #rewrite(byte[], ClassLoader)} for a class file scanned before, and tells {@code offloaded}
+   * the site id of every loop the returned class file offloads.
    */
-  public byte[] rewrite(byte[] classfile, ClassLoader loader, IntConsumer offloaded) {
-    LoopPrescan scan;
-    try {
-      scan = LoopPrescan.of(classfile);
-    } catch (RuntimeException e) {
-      return null;
-    }
+  public byte[] rewrite(Scanned scanned, ClassLoader loader, IntConsumer offloaded) {
+    LoopPrescan scan = scanned.prescan;
+    if (scan == null) return null;
+    byte[] classfile = scanned.classfile;
     BitSet now = scan.candidates();
     BitSet rest = new BitSet();
     if (later != null) {
@@ -255,15 +252,33 @@ public final class ClassRewriter {
     }
   }
 
-  /**
-   * How many methods of a class file have a loop the analysis may accept, by the pre-scan alone: a measure
-   * of what rewriting it costs. 0 for a class file the pre-scan cannot read.
-   */
-  public static int offloadableMethods(byte[] classfile) {
+  /** Runs the pre-scan over {@code classfile}, for a decision on the class before it is rewritten. */
+  public static Scanned scan(byte[] classfile) {
+    LoopPrescan prescan;
     try {
-      return LoopPrescan.of(classfile).offloadable().cardinality();
+      prescan = LoopPrescan.of(classfile);
     } catch (RuntimeException e) {
-      return 0;
+      prescan = null; // not a class file this scan can read: it stays as it is
+    }
+    return new Scanned(classfile, prescan);
+  }
+
+  /** A class file and what the pre-scan found in it, so that deciding on it and rewriting it scan it once. */
+  public static final class Scanned {
+    private final byte[] classfile;
+    private final LoopPrescan prescan; // null for a class file the pre-scan cannot read
+
+    private Scanned(byte[] classfile, LoopPrescan prescan) {
+      this.classfile = classfile;
+      this.prescan = prescan;
+    }
+
+    /**
+     * How many methods have a loop the analysis may accept, by the pre-scan alone: a measure of what
+     * rewriting the class costs (0 for a class file the pre-scan cannot read).
+     */
+    public int offloadableMethods() {
+      return prescan == null ? 0 : prescan.offloadable().cardinality();
     }
   }
 
