@@ -161,21 +161,19 @@ public final class ClassRewriter {
       if (accepted.isEmpty()) return null;
       byte[] out = write(cr, cn.version, rewritten, hierarchy);
       List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
-      if (tooLarge.isEmpty()) {
-        accepted.forEach(offloaded::accept);
-        return out;
-      }
-      // Those methods keep their original bytes: interpreted for good, they would lose far more than their
-      // loops could gain. Leaving their constants out only lowers the others' sizes.
-      for (String key : tooLarge) {
-        rewritten.remove(key);
-        for (int id : idsOfCompilable.get(key)) {
-          registry.discard(id, TOO_LARGE);
-          accepted.remove(Integer.valueOf(id));
+      if (!tooLarge.isEmpty()) {
+        // Those methods keep their original bytes: interpreted for good, they would lose far more than their
+        // loops could gain. Leaving their constants out only lowers the others' sizes.
+        for (String key : tooLarge) {
+          rewritten.remove(key);
+          for (int id : idsOfCompilable.get(key)) {
+            registry.discard(id, TOO_LARGE);
+            accepted.remove(Integer.valueOf(id));
+          }
         }
+        if (rewritten.isEmpty()) return null;
+        out = write(cr, cn.version, rewritten, hierarchy);
       }
-      if (rewritten.isEmpty()) return null;
-      out = write(cr, cn.version, rewritten, hierarchy);
       accepted.forEach(offloaded::accept);
       return out;
     } catch (Throwable t) {

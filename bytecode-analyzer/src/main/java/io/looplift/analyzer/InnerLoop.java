@@ -86,10 +86,7 @@ final class InnerLoop {
       if (probed[side].node() instanceof CarriedVar c && c.loop() == id && c.type() == io.looplift.ir.Type.INT) {
         ivar = c.slot();
         ivarLeft = side == 0;
-        // k-- > 0 compares the value before the test moves it: the same test as --k > 0 - 1.
-        SymValue after = probe.getLocal(ivar);
-        headerStep = after.isPrimitive() && LoopAnalyzer.incrementOf(after.node(), c) instanceof Const d
-            ? d.intValue() : 0;
+        headerStep = LoopAnalyzer.movedAfterTest(c, probe.getLocal(ivar));
         comparedBeforeMove = headerStep != 0;
       } else {
         LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe,

@@ -176,9 +176,7 @@ final class LoopAnalyzer {
       if (v.node() instanceof Acc a && a.type() == io.looplift.ir.Type.INT) {
         ivar = a.index();
         ivarLeft = side == 0;
-        // k-- > 0 compares the value before the test moves it: the same test as --k > 0 - 1.
-        SymValue after = st.getLocal(ivar);
-        headerStep = after.isPrimitive() && incrementOf(after.node(), a) instanceof Const d ? d.intValue() : 0;
+        headerStep = movedAfterTest(a, st.getLocal(ivar));
         comparedBeforeMove = headerStep != 0;
       } else {
         MovedInTest moved = movedInTest(v, st, x -> x instanceof Acc a ? a.index() : -1);
@@ -257,6 +255,15 @@ final class LoopAnalyzer {
     recipe.add(new LdcInsnNode(by));
     recipe.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "addExact", "(II)I", false));
     return List.copyOf(recipe);
+  }
+
+  /**
+   * By how much an exit test that compares {@code head}, the loop variable's value at the head, moves the
+   * variable after reading it ({@code k-- > 0}: the same test as {@code --k > 0 - 1}), {@code after} being the
+   * variable once the test ran; 0 when it does not move it by a constant.
+   */
+  static int movedAfterTest(Node head, SymValue after) {
+    return after.isPrimitive() && incrementOf(after.node(), head) instanceof Const d ? d.intValue() : 0;
   }
 
   /** An int local that an exit test moves by {@code by} before comparing it. */
