@@ -151,17 +151,11 @@ public final class LoopLiftAgent {
     LoopBridge.install(pipeline.dispatcher());
     // Loops the pre-scan expects rejected are analyzed only when a report needs their reasons.
     DeferredAnalyses deferred = new DeferredAnalyses(profiler);
+    profiler.beforeReport(deferred::runAll);
     Implementors implementors = new Implementors();
-    ClassRewriter rewriter = new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred,
-        implementors);
-    Retransformer retransformer = new Retransformer(inst, log);
-    BackgroundRewrites background = new BackgroundRewrites(rewriter, retransformer, pipeline.sites(), profiler, log);
-    profiler.beforeReport(() -> {
-      background.rewriteWaiting();
-      deferred.runAll();
-    });
-    LoopTransformer transformer = new LoopTransformer(config, rewriter,
-        new Reanalysis(implementors, retransformer, pipeline.sites(), log), background, profiler, log);
+    LoopTransformer transformer = new LoopTransformer(config,
+        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred, implementors),
+        new Reanalysis(implementors, new Retransformer(inst, log), pipeline.sites(), log), profiler, log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached, log);

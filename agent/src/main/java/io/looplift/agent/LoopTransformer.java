@@ -27,7 +27,6 @@ final class LoopTransformer implements ClassFileTransformer {
   private final LoopLiftConfig config;
   private final ClassRewriter rewriter;
   private final Reanalysis reanalysis;
-  private final BackgroundRewrites background;
   private final Profiler profiler;
   private final Log log;
   private final ClassLoader platform = ClassLoader.getPlatformClassLoader();
@@ -36,20 +35,14 @@ final class LoopTransformer implements ClassFileTransformer {
   private final Set<String> rewritten = ConcurrentHashMap.newKeySet();
 
   LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Profiler profiler, Log log) {
-    this(config, rewriter, null, null, profiler, log);
+    this(config, rewriter, null, profiler, log);
   }
 
-  /**
-   * @param reanalysis told of every class that loads (not only the eligible ones); null for none
-   * @param background takes the classes to rewrite off their loading thread; null to rewrite every class as
-   *     it loads
-   */
-  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Reanalysis reanalysis, BackgroundRewrites background,
-      Profiler profiler, Log log) {
+  /** @param reanalysis told of every class that loads (not only the eligible ones); null for none */
+  LoopTransformer(LoopLiftConfig config, ClassRewriter rewriter, Reanalysis reanalysis, Profiler profiler, Log log) {
     this.config = config;
     this.rewriter = rewriter;
     this.reanalysis = reanalysis;
-    this.background = background;
     this.profiler = profiler;
     this.log = log;
   }
@@ -64,7 +57,7 @@ final class LoopTransformer implements ClassFileTransformer {
       if (!config.accepts(className.replace('/', '.'))) return null;
       long start = System.nanoTime();
       try {
-        byte[] out = rewrite(loader, className, classBeingRedefined, classfileBuffer);
+        byte[] out = rewriter.rewrite(classfileBuffer, loader);
         if (out != null) {
           rewritten.add(className);
           log.debug("rewrote " + className.replace('/', '.'));
@@ -77,21 +70,6 @@ final class LoopTransformer implements ClassFileTransformer {
       log.debugOnce("transform " + className, "left " + className + " unchanged: " + e);
       return null;
     }
-  }
-
-  /**
-   * The rewritten class file, or null for none now: a class with many loops loading for the first time goes
-   * to the background, and its retransformation later installs what was made of it there.
-   */
-  private byte[] rewrite(ClassLoader loader, String className, Class<?> redefined, byte[] classfile) {
-    if (background == null) return rewriter.rewrite(classfile, loader);
-    if (redefined != null) {
-      byte[] ready = background.take(loader, className);
-      if (ready != null) return ready;
-    }
-    ClassRewriter.Scanned scanned = ClassRewriter.scan(classfile);
-    if (redefined == null && background.offer(className, scanned, loader)) return null;
-    return rewriter.rewrite(scanned, loader, id -> { });
   }
 
   /** True when a class named {@code internalName} defined by {@code loader} may be rewritten. */

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.function.IntConsumer;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import org.objectweb.asm.ClassReader;
@@ -85,17 +84,12 @@ public final class ClassRewriter {
    *     other classes, never to load them
    */
   public byte[] rewrite(byte[] classfile, ClassLoader loader) {
-    return rewrite(scan(classfile), loader, id -> { });
-  }
-
-  /**
-   * As {@link #rewrite(byte[], ClassLoader)} for a class file scanned before, and tells {@code offloaded}
-   * the site id of every loop the returned class file offloads.
-   */
-  public byte[] rewrite(Scanned scanned, ClassLoader loader, IntConsumer offloaded) {
-    LoopPrescan scan = scanned.prescan;
-    if (scan == null) return null;
-    byte[] classfile = scanned.classfile;
+    LoopPrescan scan;
+    try {
+      scan = LoopPrescan.of(classfile);
+    } catch (RuntimeException e) {
+      return null;
+    }
     BitSet now = scan.candidates();
     BitSet rest = new BitSet();
     if (later != null) {
@@ -104,14 +98,13 @@ public final class ClassRewriter {
       now = scan.offloadable();
     }
     try {
-      return now.isEmpty() ? null : rewrite(classfile, loader, scan, now, offloaded);
+      return now.isEmpty() ? null : rewrite(classfile, loader, scan, now);
     } finally {
       if (!rest.isEmpty()) analyzeLater(classfile, loader, scan.className());
     }
   }
 
-  private byte[] rewrite(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods,
-      IntConsumer offloaded) {
+  private byte[] rewrite(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods) {
     List<Integer> accepted = new ArrayList<>();
     try {
       ClassReader cr = new ClassReader(classfile);
@@ -161,21 +154,17 @@ public final class ClassRewriter {
       if (accepted.isEmpty()) return null;
       byte[] out = write(cr, cn.version, rewritten, hierarchy);
       List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
-      if (!tooLarge.isEmpty()) {
-        // Those methods keep their original bytes: interpreted for good, they would lose far more than their
-        // loops could gain. Leaving their constants out only lowers the others' sizes.
-        for (String key : tooLarge) {
-          rewritten.remove(key);
-          for (int id : idsOfCompilable.get(key)) {
-            registry.discard(id, TOO_LARGE);
-            accepted.remove(Integer.valueOf(id));
-          }
+      if (tooLarge.isEmpty()) return out;
+      // Those methods keep their original bytes: interpreted for good, they would lose far more than their
+      // loops could gain. Leaving their constants out only lowers the others' sizes.
+      for (String key : tooLarge) {
+        rewritten.remove(key);
+        for (int id : idsOfCompilable.get(key)) {
+          registry.discard(id, TOO_LARGE);
+          accepted.remove(Integer.valueOf(id));
         }
-        if (rewritten.isEmpty()) return null;
-        out = write(cr, cn.version, rewritten, hierarchy);
       }
-      accepted.forEach(offloaded::accept);
-      return out;
+      return rewritten.isEmpty() ? null : write(cr, cn.version, rewritten, hierarchy);
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;
@@ -247,36 +236,6 @@ public final class ClassRewriter {
       if (next >= 0) all[n] = (byte) next;
       System.arraycopy(rest, 0, all, n + (next < 0 ? 0 : 1), rest.length);
       return all;
-    }
-  }
-
-  /** Runs the pre-scan over {@code classfile}, for a decision on the class before it is rewritten. */
-  public static Scanned scan(byte[] classfile) {
-    LoopPrescan prescan;
-    try {
-      prescan = LoopPrescan.of(classfile);
-    } catch (RuntimeException e) {
-      prescan = null; // not a class file this scan can read: it stays as it is
-    }
-    return new Scanned(classfile, prescan);
-  }
-
-  /** A class file and what the pre-scan found in it, so that deciding on it and rewriting it scan it once. */
-  public static final class Scanned {
-    private final byte[] classfile;
-    private final LoopPrescan prescan; // null for a class file the pre-scan cannot read
-
-    private Scanned(byte[] classfile, LoopPrescan prescan) {
-      this.classfile = classfile;
-      this.prescan = prescan;
-    }
-
-    /**
-     * How many methods have a loop the analysis may accept, by the pre-scan alone: a measure of what
-     * rewriting the class costs (0 for a class file the pre-scan cannot read).
-     */
-    public int offloadableMethods() {
-      return prescan == null ? 0 : prescan.offloadable().cardinality();
     }
   }
 

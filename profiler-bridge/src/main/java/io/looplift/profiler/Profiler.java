@@ -59,8 +59,6 @@ public final class Profiler {
   private final LongAdder transformNanos = new LongAdder();
   private final LongAdder deferredClasses = new LongAdder();
   private final LongAdder deferredNanos = new LongAdder();
-  private final LongAdder backgroundClasses = new LongAdder();
-  private final LongAdder backgroundNanos = new LongAdder();
   private volatile Runnable beforeReport = () -> { };
 
   /** Set once this JVM turns out to have no JFR ({@code jdk.jfr} left out of its runtime image). */
@@ -312,15 +310,6 @@ public final class Profiler {
   }
 
   /**
-   * Counts one class rewritten off its loading thread (a class with many loops, which loaded as it was and
-   * was retransformed once rewritten), in {@code nanos}.
-   */
-  public void classRewrittenInBackground(long nanos) {
-    backgroundClasses.increment();
-    backgroundNanos.add(Math.max(0, nanos));
-  }
-
-  /**
    * Sets what runs before every report is built ({@link #reportJson}, {@link #summary}, the MBean's loop
    * count): work that completes the report, such as analyses left until a report needs them. It runs on
    * the thread asking for the report and must not throw.
@@ -332,8 +321,7 @@ public final class Profiler {
   /**
    * The report of DESIGN.md as one line of JSON:
    * {@code {"loops":[…],"traceCache":{"hits","misses"},"kernels":[…],"devices":[…],
-   * "transform":{"classes","nanos","deferred":{"classes","nanos"},"background":{"classes","nanos"}},
-   * "verify":{…}}}. Each loop has
+   * "transform":{"classes","nanos","deferred":{"classes","nanos"}},"verify":{…}}}. Each loop has
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
    * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
@@ -404,8 +392,6 @@ public final class Profiler {
         .name("nanos").value(transformNanos.sum())
         .name("deferred").beginObject().name("classes").value(deferredClasses.sum())
         .name("nanos").value(deferredNanos.sum()).endObject()
-        .name("background").beginObject().name("classes").value(backgroundClasses.sum())
-        .name("nanos").value(backgroundNanos.sum()).endObject()
         .endObject();
     writeVerify(w);
     return w.endObject().toString();
@@ -473,12 +459,10 @@ public final class Profiler {
     TraceCacheStats tc = traceCache.get();
     sb.append(String.format(Locale.ROOT,
         "looplift: %d loops (%d offloaded, %d rejected), runs %d/%d, %s; %d kernels, %d launches, %s;"
-            + " trace cache %d hits, %d misses; %d classes examined in %s, %d rewritten off the loading thread in %s,"
-            + " %d analyzed later for the report in %s",
+            + " trace cache %d hits, %d misses; %d classes examined in %s, %d analyzed later for the report in %s",
         all.size(), offloadedSites, all.size() - offloadedSites, offloadedRuns, fallbackRuns, millis(nanos),
         ks.size(), launches, millis(kernelNanos), tc.hits(), tc.misses(), transformClasses.sum(),
-        millis(transformNanos.sum()), backgroundClasses.sum(), millis(backgroundNanos.sum()), deferredClasses.sum(),
-        millis(deferredNanos.sum())));
+        millis(transformNanos.sum()), deferredClasses.sum(), millis(deferredNanos.sum())));
     if (!verifyMode.equals("off")) {
       sb.append(String.format(Locale.ROOT, "; verify=%s %d checked, %d mismatches", verifyMode, verifiedLaunches(),
           verifyMismatches()));

@@ -22,8 +22,7 @@ class ProfilerTest {
   @Test
   void emptyReport() {
     assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[],"
-        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0},"
-        + "\"background\":{\"classes\":0,\"nanos\":0}},"
+        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}},"
         + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}",
         new Profiler().reportJson());
   }
@@ -87,7 +86,6 @@ class ProfilerTest {
     p.classTransformed(-5); // a clock that stepped back counts the class, not the time
     p.classTransformed(1200);
     p.analysisDeferred(4000);
-    p.classRewrittenInBackground(2500);
     assertEquals(2, sum);
     assertEquals(1, copy);
     String expected = "{\"loops\":["
@@ -110,8 +108,7 @@ class ProfilerTest {
         + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11,"
         + "\"transferNanos\":0,\"transferBytes\":0,\"deviceNanos\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
         + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
-        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000},"
-        + "\"background\":{\"classes\":1,\"nanos\":2500}},"
+        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}},"
         + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}";
     String json = p.reportJson();
     assertEquals(expected, json);
@@ -236,15 +233,13 @@ class ProfilerTest {
     p.traceCache(() -> new TraceCacheStats(2, 1, 0, 0, 0));
     p.classTransformed(1_500_000);
     p.classTransformed(900_000);
-    p.classRewrittenInBackground(60_000_000);
     p.analysisDeferred(7_000_000);
     String[] lines = p.summary().split("\n");
     assertEquals(3, lines.length, p.summary());
     assertEquals("offloaded  Demo.scale:12  map  jvm  runs 3/0  4.1 ms", lines[0]);
     assertEquals("rejected   Demo2.copy  loop  unknown call", lines[1]);
     assertEquals("looplift: 2 loops (1 offloaded, 1 rejected), runs 3/0, 4.1 ms; 1 kernels, 1 launches, 3.0 ms;"
-        + " trace cache 2 hits, 1 misses; 2 classes examined in 2.4 ms, 1 rewritten off the loading thread in 60.0 ms,"
-        + " 1 analyzed later for the report in 7.0 ms",
+        + " trace cache 2 hits, 1 misses; 2 classes examined in 2.4 ms, 1 analyzed later for the report in 7.0 ms",
         lines[2]);
   }
 }
