@@ -128,6 +128,7 @@ public final class LoopLiftAgent {
     Profiler profiler = new Profiler();
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
+    Retransformer retransformer = new Retransformer(inst, log);
     Pipeline.Builder builder = Pipeline.builder()
         .selector(selector(config, log))
         .bytecodeCandidate(config.measured())
@@ -135,7 +136,8 @@ public final class LoopLiftAgent {
         .profiler(profiler)
         .log(log)
         .verify(config.verify())
-        .classInitialized(new ClassInitializationProbe(inst, log));
+        .classInitialized(new ClassInitializationProbe(inst, log))
+        .classRewriting(retransformer::retransform);
     if (ExecutorChain.AUTO.equals(config.executor())) {
       // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
       // program's run; they open when the first loop is offered, and the devices later still (Selections).
@@ -154,12 +156,18 @@ public final class LoopLiftAgent {
     profiler.beforeReport(deferred::runAll);
     Implementors implementors = new Implementors();
     LoopTransformer transformer = new LoopTransformer(config,
-        new ClassRewriter(new RewriteOptions(config.minLength()), pipeline.sites(), deferred, implementors),
-        new Reanalysis(implementors, new Retransformer(inst, log), pipeline.sites(), log), profiler, log);
+        new ClassRewriter(rewriteOptions(config), pipeline.sites(), deferred, implementors),
+        new Reanalysis(implementors, retransformer, pipeline.sites(), log), profiler, log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     registerMBean(profiler, attached, log);
     return agent;
+  }
+
+  /** What the rewriter bakes in and rejects, from the user's options. */
+  private static RewriteOptions rewriteOptions(LoopLiftConfig config) {
+    return new RewriteOptions(config.minLength(),
+        config.measured() && config.reductions() == LoopLiftConfig.Reductions.ORDERED);
   }
 
   /**

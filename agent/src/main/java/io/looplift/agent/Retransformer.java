@@ -56,6 +56,14 @@ final class Retransformer {
     }
   }
 
+  /**
+   * Retransforms the loaded class {@code c} on the retransformation thread. {@code before} runs just before;
+   * {@code after} is told null once it is done, or why it was not.
+   */
+  void retransform(Class<?> c, Runnable before, Consumer<String> after) {
+    if (!execute(() -> retransformNow(c, before, after))) after.accept("the JVM was shutting down");
+  }
+
   private void attempt(String name, ClassLoader loader, Runnable before, Consumer<String> after, long wait,
       long waited) {
     Class<?> c = defined(name, loader);
@@ -72,6 +80,10 @@ final class Retransformer {
       }
       return;
     }
+    retransformNow(c, before, after);
+  }
+
+  private void retransformNow(Class<?> c, Runnable before, Consumer<String> after) {
     try {
       if (!inst.isModifiableClass(c)) {
         after.accept("the JVM does not let its class be changed");
@@ -81,7 +93,7 @@ final class Retransformer {
       inst.retransformClasses(c);
       after.accept(null);
     } catch (Throwable e) {
-      log.debugOnce("retransform " + name, "could not retransform " + name + ": " + e);
+      log.debugOnce("retransform " + c.getName(), "could not retransform " + c.getName() + ": " + e);
       after.accept("the JVM refused its rewritten class (" + e + ")");
     }
   }

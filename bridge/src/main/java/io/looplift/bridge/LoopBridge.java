@@ -41,6 +41,12 @@ public final class LoopBridge {
 
     /** See {@link LoopBridge#field}; the one entry point that throws. */
     Object field(Object obj, String owner, String name) throws Throwable;
+
+    /**
+     * Says that loop site {@code siteId}, of class {@code caller}, has run {@link LoopBridge#SHORT_RUNS_TOLD} times
+     * too short to offload (see {@link LoopBridge#shortRun}). Called once per site.
+     */
+    void tooShort(int siteId, Class<?> caller);
   }
 
   /** What {@link #submit} returns when the caller must run its original loop. */
@@ -77,8 +83,17 @@ public final class LoopBridge {
   public static final String DISPATCHES_DESC = "(ILjava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Z";
   public static final String FIELD = "field";
   public static final String FIELD_DESC = "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;";
+  public static final String SHORT_RUN = "shortRun";
+  public static final String SHORT_RUN_DESC = "(I)V";
+  /**
+   * How many runs of a site {@link #shortRun} counts before it tells the pipeline: the counting has cost well
+   * under a millisecond by then, at a few nanoseconds a run, and a hot inner loop gets there in a fraction
+   * of a second.
+   */
+  public static final int SHORT_RUNS_TOLD = 1 << 16;
 
   private static volatile Dispatcher dispatcher;
+  private static final ShortRuns SHORT_RUNS = new ShortRuns();
 
   private LoopBridge() {}
 
@@ -196,6 +211,19 @@ public final class LoopBridge {
     Dispatcher d = dispatcher;
     if (d == null) throw new IllegalStateException("no pipeline");
     return d.field(obj, owner, name);
+  }
+
+  /**
+   * Counts a run of loop site {@code siteId} that its preamble found too short to offload ({@code min.length})
+   * and sent to the original loop without asking the pipeline. The {@link #SHORT_RUNS_TOLD}th is told to the
+   * pipeline, with the calling class, which may then rewrite that class again with the loop as it was: a
+   * loop that only ever runs short would otherwise pay this and its preamble on every run.
+   */
+  public static void shortRun(int siteId) {
+    if (SHORT_RUNS.count(siteId)) {
+      Dispatcher d = dispatcher;
+      if (d != null) d.tooShort(siteId, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass());
+    }
   }
 
   /** Installs the pipeline; a second call is ignored. */

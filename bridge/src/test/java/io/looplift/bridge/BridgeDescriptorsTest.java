@@ -30,6 +30,7 @@ class BridgeDescriptorsTest {
         Map.entry(LoopBridge.ABORT_REGION, LoopBridge.ABORT_REGION_DESC),
         Map.entry(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC),
         Map.entry(LoopBridge.FIELD, LoopBridge.FIELD_DESC),
+        Map.entry(LoopBridge.SHORT_RUN, LoopBridge.SHORT_RUN_DESC),
         Map.entry(LoopBridge.DISPATCHES, LoopBridge.DISPATCHES_DESC)));
     assertEquals(constants, declared);
     assertEquals(LoopBridge.class.getName().replace('.', '/'), LoopBridge.INTERNAL_NAME);

@@ -1,6 +1,7 @@
 package io.looplift.analyzer;
 
 import io.looplift.ir.LoopSite;
+import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
 import java.io.IOException;
@@ -42,6 +43,10 @@ public final class ClassRewriter {
   private static final String TOO_LARGE = "rewriting its method would take it past " + MethodSize.HUGE_METHOD_LIMIT
       + " bytes of bytecode, the most HotSpot compiles (-XX:HugeMethodLimit): the method runs as it is";
 
+  private static final String SEQUENTIAL = "runs in Java's order whole: a floating-point reduction under"
+      + " reductions=ordered leaves no loop of it to split, so no executor would beat the original"
+      + " (reductions=reassociate, or an explicit min.length, offloads it)";
+
   private final RewriteOptions options;
   private final SiteRegistry registry;
   private final Executor later; // null: every loop is analyzed before rewrite returns
@@ -78,7 +83,8 @@ public final class ClassRewriter {
   /**
    * Returns the rewritten class file, or null when the class is to stay as it is (no loop recognized,
    * unsupported class file, or an internal error). Every loop seen is registered, accepted or not; the
-   * accepted loops of a class that then cannot be written are registered again as discarded.
+   * accepted loops of a class that then cannot be written are registered again as discarded, and those the
+   * registry {@linkplain SiteRegistry#keepsOriginal keeps as they were} are not rewritten.
    *
    * @param loader the class's defining loader (null for bootstrap), used only to read the bytes of
    *     other classes, never to load them
@@ -127,8 +133,14 @@ public final class ClassRewriter {
         List<Integer> ids = new ArrayList<>();
         for (LoopAnalyzer.Result r : method.getValue()) {
           if (classHash == null) classHash = hash(classfile);
-          int id = registry.register(r.site().inClassFile(classHash));
-          if (r instanceof LoopAnalyzer.Plan p) {
+          LoopSite site = r.site();
+          if (r instanceof LoopAnalyzer.Plan && options.rejectsSequential() && sequential(site.template())) {
+            r = null;
+            site = LoopSite.rejected(site.className(), site.method(), site.descriptor(), site.line(), site.kind(),
+                SEQUENTIAL);
+          }
+          int id = registry.register(site.inClassFile(classHash));
+          if (r instanceof LoopAnalyzer.Plan p && !registry.keepsOriginal(id)) {
             plans.add(p);
             ids.add(id);
           }
@@ -169,6 +181,11 @@ public final class ClassRewriter {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       return null;
     }
+  }
+
+  /** True for a template no executor can split: neither its outermost loop nor a band may run in parallel. */
+  private static boolean sequential(LoopTemplate t) {
+    return !t.ordered() && !t.isParallel(false);
   }
 
   /**

@@ -29,7 +29,7 @@ import org.objectweb.asm.tree.VarInsnNode;
 /**
  * Rewrites recognized loops in place. The loop's entry jumps to a preamble at the end of the method:
  * <pre>
- *   pre:      limit evaluated; short loops (small nests) → fallback     (any exception → fallback)
+ *   pre:      limit evaluated; short loops (small nests) counted → fallback     (any exception → fallback)
  *             arrays, scalars evaluated
  *             r = LoopBridge.submit(site, arrays, scalars, i, limit)
  *             if (r == TIMED) timed = site + 1;  if (r != TAKEN) goto fallback
@@ -180,7 +180,7 @@ final class LoopRewriter {
   /**
    * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
-   * {@code minLength}, when a class whose static initializer an inlined call would run is not initialized
+   * {@code minLength} (a run {@link LoopBridge#shortRun} counts), when a class whose static initializer an inlined call would run is not initialized
    * yet (the original loop then makes that call), or when a call on an object whose method is inlined would not
    * run the declaration analyzed, its class overriding it (a null one throws here, and the handler around this code runs the original loop).
    */
@@ -209,7 +209,13 @@ final class LoopRewriter {
       }
       il.add(new LdcInsnNode((long) minLength));
       il.add(new InsnNode(Opcodes.LCMP));
-      il.add(new JumpInsnNode(Opcodes.IFLT, decline));
+      // Counted, so that a loop that only ever runs short can be put back as it was (LoopBridge.shortRun).
+      LabelNode longEnough = new LabelNode();
+      il.add(new JumpInsnNode(Opcodes.IFGE, longEnough));
+      push(il, siteId);
+      il.add(bridgeCall(LoopBridge.SHORT_RUN, LoopBridge.SHORT_RUN_DESC));
+      il.add(new JumpInsnNode(Opcodes.GOTO, decline));
+      il.add(longEnough);
     }
     if (!checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
     for (LoopBody.VirtualTarget v : plan.virtualTargets()) {

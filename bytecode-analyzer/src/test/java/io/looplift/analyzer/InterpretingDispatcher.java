@@ -15,6 +15,7 @@ import io.looplift.ir.Store;
 import java.lang.reflect.Array;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -34,6 +35,8 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
   public static int regionsAborted;
   /** When set, {@link #endRegion} declines every region, so the original code runs. */
   public static boolean declineRegions;
+  /** Each site {@link #tooShort} was told of, with the class told. */
+  static final Map<Integer, Class<?>> TOO_SHORT = new ConcurrentHashMap<>();
   /** The classes {@link #initialized} says are initialized (a test adds them once the program initialized them). */
   public static final java.util.Set<Class<?>> INITIALIZED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -59,6 +62,12 @@ final class InterpretingDispatcher implements LoopBridge.Dispatcher {
 
   @Override
   public void fallback(int siteId, String reason) {}
+
+  /** Records the site and the class its short runs were counted in. */
+  @Override
+  public void tooShort(int siteId, Class<?> caller) {
+    TOO_SHORT.put(siteId, caller);
+  }
 
   /** Reads the field by reflection, as the real pipeline does (a field of {@code owner} or its superclasses). */
   @Override

@@ -11,6 +11,15 @@ public interface SiteRegistry {
    */
   void discard(int siteId, String reason);
 
+  /**
+   * True when the rewriter must leave the loop of registered site {@code siteId} as it was, although it
+   * can take it: the loop has run too short to offload so often that its preamble cost more than it could
+   * ever gain, and its class is being rewritten again without it. False by default.
+   */
+  default boolean keepsOriginal(int siteId) {
+    return false;
+  }
+
   /** Records a region whose loops were all registered before, and returns its id for the bridge. */
   int registerRegion(RegionSite region);
 

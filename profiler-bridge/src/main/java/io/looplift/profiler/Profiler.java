@@ -104,8 +104,9 @@ public final class Profiler {
   }
 
   /**
-   * Turns site {@code siteId} into a rejected one with {@code reason}: it was accepted, but its class could
-   * not be rewritten, so it never runs offloaded. The site keeps its id and its place in the report.
+   * Turns site {@code siteId} into a rejected one with {@code reason}: it was accepted, but it runs as it
+   * was from now on (its class could not be rewritten, or was rewritten again without it). The site keeps
+   * its id, its runs and its place in the report.
    */
   public void siteDiscarded(int siteId, String reason) {
     SiteRecord site = site(siteId);
@@ -122,6 +123,12 @@ public final class Profiler {
   public void siteSuperseded(int siteId) {
     SiteRecord site = site(siteId);
     if (site != null) site.superseded = true;
+  }
+
+  /** How many runs of site {@code siteId} an executor has computed so far; 0 for an unknown site. */
+  public long offloadedRuns(int siteId) {
+    SiteRecord site = site(siteId);
+    return site == null ? 0 : site.offloaded.sum();
   }
 
   /** Records one run of site {@code siteId} that executor {@code executor} computed in {@code nanos}. */

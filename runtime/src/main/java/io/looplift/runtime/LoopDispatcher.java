@@ -53,6 +53,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final LongSupplier clock;
   private final Predicate<Class<?>> initialized;
   private final FieldReader fields = new FieldReader();
+  private final ShortLoops shortLoops;
   /** By site id: the launch shape for which the selection settled on the original loop, if it did. */
   private final Map<Integer, SettledBytecode> settled = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
@@ -67,9 +68,10 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * @param queueLimit the length at which a thread's queue goes to the E-scheduler by itself
    * @param clock nanoseconds, for timing the original loops the selection measures
    * @param initialized whether a class is initialized (without initializing it), see {@link #initialized}
+   * @param shortLoops puts back the loops that only ever run too short to offload
    */
   LoopDispatcher(SiteTable sites, KernelRunner runner, Selections selections, EScheduler scheduler, Profiler profiler,
-      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized) {
+      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized, ShortLoops shortLoops) {
     this.sites = sites;
     this.runner = runner;
     this.builder = new ProgramBuilder(runner.options().reassociate(), profiler);
@@ -80,6 +82,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     this.selections = selections;
     this.clock = clock;
     this.initialized = initialized;
+    this.shortLoops = shortLoops;
     profiler.traceCache(builder::stats);
   }
 
@@ -222,6 +225,11 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   @Override
   public Object field(Object obj, String owner, String name) throws Throwable {
     return fields.read(obj, owner, name);
+  }
+
+  @Override
+  public void tooShort(int siteId, Class<?> caller) {
+    shortLoops.tooShort(siteId, caller);
   }
 
   @Override

@@ -46,22 +46,28 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
     public Object field(Object obj, String owner, String name) {
       throw new IllegalStateException("the executors could not be opened");
     }
+
+    @Override
+    public void tooShort(int siteId, Class<?> caller) {}
   };
 
   private final Supplier<LoopBridge.Dispatcher> opener;
   private final Predicate<Class<?>> initialized;
+  private final ShortLoops shortLoops;
   private final Profiler profiler;
   private final Log log;
   private volatile LoopBridge.Dispatcher opened;
 
   /**
    * {@code opener} builds the real dispatcher; it runs at most once, on the first thread that needs it.
-   * Until then {@code initialized} answers {@link #initialized} and {@code profiler} records {@link #fallback}.
+   * Until then {@code initialized} answers {@link #initialized} and {@code profiler} records {@link #fallback};
+   * {@code shortLoops} always answers {@link #tooShort}.
    */
-  OpeningDispatcher(Supplier<LoopBridge.Dispatcher> opener, Predicate<Class<?>> initialized, Profiler profiler,
-      Log log) {
+  OpeningDispatcher(Supplier<LoopBridge.Dispatcher> opener, Predicate<Class<?>> initialized, ShortLoops shortLoops,
+      Profiler profiler, Log log) {
     this.opener = opener;
     this.initialized = initialized;
+    this.shortLoops = shortLoops;
     this.profiler = profiler;
     this.log = log;
   }
@@ -165,6 +171,12 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
     } catch (Throwable e) {
       log.debugOnce("fallback " + e, "internal error while falling back: " + e);
     }
+  }
+
+  /** Answered without opening the pipeline: a loop that only ever ran short never opened it. */
+  @Override
+  public void tooShort(int siteId, Class<?> caller) {
+    shortLoops.tooShort(siteId, caller);
   }
 
   /** Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next. */

@@ -32,15 +32,17 @@ public final class Pipeline {
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
     b.profiler.verifyMode(b.verify.mode().value(), b.verify.every());
+    ShortLoops shortLoops = new ShortLoops(sites, b.profiler, b.rewriting, b.log);
     if (b.opener == null) {
-      this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler));
+      this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler), shortLoops);
     } else {
       Supplier<Backend> opener = b.opener;
-      this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get()), b.initialized, b.profiler, b.log);
+      this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get(), shortLoops), b.initialized,
+          shortLoops, b.profiler, b.log);
     }
   }
 
-  private LoopDispatcher dispatcher(Builder b, Backend backend) {
+  private LoopDispatcher dispatcher(Builder b, Backend backend, ShortLoops shortLoops) {
     Selector selector = b.selector != null ? b.selector
         : Selector.builder("pipeline", Runtime.getRuntime().availableProcessors()).forced("the executors given").build();
     Selections selections = new Selections(selector, backend.offloads(), backend.later(), b.bytecode, b.options,
@@ -49,7 +51,7 @@ public final class Pipeline {
         : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
     KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
     return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
-        b.clock, b.initialized);
+        b.clock, b.initialized, shortLoops);
   }
 
   /**
@@ -99,6 +101,7 @@ public final class Pipeline {
     private Supplier<Backend> opener;
     private VerifyPolicy verify = VerifyPolicy.OFF;
     private Predicate<Class<?>> initialized = c -> false;
+    private ClassRewriting rewriting = ClassRewriting.NONE;
 
     private Builder() {}
 
@@ -200,6 +203,15 @@ public final class Pipeline {
      */
     public Builder classInitialized(Predicate<Class<?>> initialized) {
       this.initialized = Objects.requireNonNull(initialized, "initialized");
+      return this;
+    }
+
+    /**
+     * Rewrites a class again once the rewriter is to leave one of its loops as it was: a loop that only ever
+     * runs too short to offload. Without this, such a loop keeps its rewrite.
+     */
+    public Builder classRewriting(ClassRewriting rewriting) {
+      this.rewriting = Objects.requireNonNull(rewriting, "rewriting");
       return this;
     }
 

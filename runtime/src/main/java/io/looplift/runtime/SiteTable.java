@@ -10,6 +10,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -40,6 +42,8 @@ final class SiteTable implements SiteRegistry {
   private final List<Entry> awaiting = new ArrayList<>(); // guarded by lock
   private final List<Entry> renewing = new ArrayList<>(); // guarded by lock
   private final AtomicInteger regions = new AtomicInteger();
+  // Accepted sites whose loops are to stay as they were wherever their class is rewritten from now on.
+  private final Set<Integer> keptOriginal = ConcurrentHashMap.newKeySet();
 
   SiteTable(Profiler profiler, Log log) {
     this.profiler = profiler;
@@ -139,6 +143,25 @@ final class SiteTable implements SiteRegistry {
       profiler.siteDiscarded(id, reason);
     }
     log.info("rejected " + now.where() + " (" + reason + ")");
+  }
+
+  @Override
+  public boolean keepsOriginal(int siteId) {
+    return keptOriginal.contains(siteId);
+  }
+
+  /**
+   * From now on, rewriting a class leaves the loop of accepted site {@code id} as it was; false when the
+   * site is not an accepted one or already kept so.
+   */
+  boolean keepOriginal(int id) {
+    Entry e = get(id);
+    return e != null && e.site().accepted() && keptOriginal.add(id);
+  }
+
+  /** Undoes {@link #keepOriginal}: rewriting its class takes the loop of site {@code id} again. */
+  void rewriteAgain(int id) {
+    keptOriginal.remove(id);
   }
 
   @Override

@@ -1,0 +1,71 @@
+package io.looplift.analyzer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With {@link RewriteOptions#rejectsSequential()}, a loop no executor could split (a floating-point reduction
+ * in Java's order) is rejected with a reason that says how to have it offloaded; loops that can be split,
+ * integer and min/max reductions among them, are taken as before, and without the option so is every loop.
+ */
+class SequentialRejectionTest {
+  private static List<LoopSite> sites(boolean rejectsSequential) throws Exception {
+    byte[] bytes;
+    try (InputStream in = ReductionShapes.class.getResourceAsStream("ReductionShapes.class")) {
+      bytes = in.readAllBytes();
+    }
+    List<LoopSite> sites = new ArrayList<>();
+    SiteRegistry registry = new SiteRegistry() {
+      @Override
+      public int register(LoopSite site) {
+        sites.add(site);
+        return sites.size() - 1;
+      }
+
+      @Override
+      public void discard(int siteId, String reason) {
+        throw new AssertionError(reason);
+      }
+
+      @Override
+      public int registerRegion(RegionSite region) {
+        return 0;
+      }
+    };
+    new ClassRewriter(new RewriteOptions(0, rejectsSequential), registry)
+        .rewrite(bytes, ReductionShapes.class.getClassLoader());
+    return sites;
+  }
+
+  private static LoopSite of(List<LoopSite> sites, String method) {
+    return sites.stream().filter(s -> s.method().equals(method)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aFloatingPointSumInJavasOrderIsRejectedAndSplittableReductionsAreNot() throws Exception {
+    List<LoopSite> sites = sites(true);
+    LoopSite sum = of(sites, "floatSum");
+    assertNull(sum.template(), sum::toString);
+    assertTrue(sum.reason().contains("reductions=reassociate"), sum::reason);
+    assertEquals("reduce", sum.kind(), "the report still says what the loop is");
+    for (String method : List.of("intSum", "longSumOfSquares", "floatMin", "floatIfLess")) {
+      assertTrue(of(sites, method).accepted(), method);
+    }
+  }
+
+  @Test
+  void withoutTheOptionTheSumIsTaken() throws Exception {
+    List<LoopSite> sites = sites(false);
+    assertTrue(of(sites, "floatSum").accepted());
+    assertEquals(sites.size(), sites(true).size(), "the same loops are registered either way");
+  }
+}

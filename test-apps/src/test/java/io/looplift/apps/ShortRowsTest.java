@@ -1,0 +1,42 @@
+package io.looplift.apps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link ShortRows} with the default options: its short loops, recognized and rewritten as the classes load,
+ * never run offloaded, and once they have run short often enough the agent rewrites the class again with
+ * them as they were; its floating-point sum, which no executor could split, is rejected as the class loads.
+ * The report says so, and the output is the program's.
+ */
+class ShortRowsTest {
+  private static final String PROGRAM = "io.looplift.apps.ShortRows";
+  private static final String PUT_BACK = "without ever being offloaded, so its class was rewritten again with this"
+      + " loop as it was";
+
+  @TempDir Path tmp;
+
+  @Test
+  void loopsThatOnlyRunShortArePutBackAsTheyWereAndTheOutputIsUnchanged() throws IOException {
+    Path report = tmp.resolve("report.json");
+    ForkedJvm.Result agent = ForkedJvm.run(List.of(ForkedJvm.agentArg("report=" + report)), PROGRAM);
+    assertEquals(ForkedJvm.plain(PROGRAM).stdout(), agent.stdout(), agent::describe);
+    List<LoopReport.Loop> loops = LoopReport.read(report).loops().stream()
+        .filter(l -> l.className().equals(PROGRAM)).toList();
+    for (String method : List.of("smooth", "scale")) {
+      List<LoopReport.Loop> of = loops.stream().filter(l -> l.method().equals(method)).toList();
+      assertTrue(of.stream().anyMatch(l -> l.status().equals("rejected") && l.reason().contains(PUT_BACK)),
+          method + ": " + loops);
+      assertTrue(of.stream().allMatch(l -> l.offloadedRuns() == 0), method + ": " + loops);
+    }
+    LoopReport.Loop total = loops.stream().filter(l -> l.method().equals("total")).findFirst().orElseThrow();
+    assertEquals("rejected", total.status(), total::toString);
+    assertTrue(total.reason().startsWith("runs in Java's order whole"), total::toString);
+  }
+}
