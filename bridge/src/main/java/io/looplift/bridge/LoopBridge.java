@@ -43,8 +43,8 @@ public final class LoopBridge {
     Object field(Object obj, String owner, String name) throws Throwable;
 
     /**
-     * Says that loop site {@code siteId}, of class {@code caller}, has run {@link LoopBridge#SHORT_RUNS_TOLD} times
-     * too short to offload (see {@link LoopBridge#shortRun}). Called once per site.
+     * Says that loop site {@code siteId}, of class {@code caller}, has run {@link LoopBridge#SHORT_RUNS_TOLD}
+     * times too short to offload (see {@link LoopBridge#shortRun}). Called once per site.
      */
     void tooShort(int siteId, Class<?> caller);
   }
@@ -222,7 +222,9 @@ public final class LoopBridge {
   public static void shortRun(int siteId) {
     if (SHORT_RUNS.count(siteId)) {
       Dispatcher d = dispatcher;
-      if (d != null) d.tooShort(siteId, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass());
+      // Once per site: the walker is made here rather than when this class loads.
+      StackWalker walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+      if (d != null) d.tooShort(siteId, walker.getCallerClass());
     }
   }
 

@@ -5,14 +5,14 @@ import java.util.Arrays;
 /**
  * Per loop site, how many of its runs were too short to offload. Counting is racy on purpose: an increment
  * lost between two threads only delays the count, and a lock or an atomic would cost every short run more
- * than the count is for. Whichever thread writes {@link LoopBridge#SHORT_RUNS_TOLD} is told so, once per site (two threads that
- * both write it are both told).
+ * than the count is for. Whichever thread writes {@link LoopBridge#SHORT_RUNS_TOLD} is told so, once per
+ * site (two threads that both write it are both told).
  */
 final class ShortRuns {
   // Replaced by a longer copy when a site id does not fit; a thread still reading the old one loses counts only.
   private int[] counts = new int[256];
 
-  /** Counts one short run of site {@code siteId}; true when that made its count {@link LoopBridge#SHORT_RUNS_TOLD}. */
+  /** Counts a short run of site {@code siteId}; true when that made its count {@link LoopBridge#SHORT_RUNS_TOLD}. */
   boolean count(int siteId) {
     int[] c = counts;
     if (siteId < 0) return false;

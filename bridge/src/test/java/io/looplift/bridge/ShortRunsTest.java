@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Each site's short runs are counted apart, and the count reaching {@link LoopBridge#SHORT_RUNS_TOLD} is said once. */
+/** Each site's short runs are counted apart; the count reaching {@link LoopBridge#SHORT_RUNS_TOLD} is said once. */
 class ShortRunsTest {
   @Test
   void aSiteIsToldOnceWhenItsCountReachesTheMark() {

@@ -43,9 +43,12 @@ public final class ClassRewriter {
   private static final String TOO_LARGE = "rewriting its method would take it past " + MethodSize.HUGE_METHOD_LIMIT
       + " bytes of bytecode, the most HotSpot compiles (-XX:HugeMethodLimit): the method runs as it is";
 
-  private static final String SEQUENTIAL = "runs in Java's order whole: a floating-point reduction under"
+  private static final String ORDERED_SUM = "runs in Java's order whole: a floating-point reduction under"
       + " reductions=ordered leaves no loop of it to split, so no executor would beat the original"
       + " (reductions=reassociate, or an explicit min.length, offloads it)";
+  private static final String SEQUENTIAL = "runs in Java's order whole: each iteration needs what the one before"
+      + " left (a reduction other than a sum, product, minimum or maximum, or a store that reads an accumulator),"
+      + " so no executor would beat the original (an explicit min.length offloads it)";
 
   private final RewriteOptions options;
   private final SiteRegistry registry;
@@ -137,7 +140,7 @@ public final class ClassRewriter {
           if (r instanceof LoopAnalyzer.Plan && options.rejectsSequential() && sequential(site.template())) {
             r = null;
             site = LoopSite.rejected(site.className(), site.method(), site.descriptor(), site.line(), site.kind(),
-                SEQUENTIAL);
+                site.template().isParallel(true) ? ORDERED_SUM : SEQUENTIAL);
           }
           int id = registry.register(site.inClassFile(classHash));
           if (r instanceof LoopAnalyzer.Plan p && !registry.keepsOriginal(id)) {

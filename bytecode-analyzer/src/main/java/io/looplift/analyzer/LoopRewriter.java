@@ -180,9 +180,10 @@ final class LoopRewriter {
   /**
    * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
-   * {@code minLength} (a run {@link LoopBridge#shortRun} counts), when a class whose static initializer an inlined call would run is not initialized
-   * yet (the original loop then makes that call), or when a call on an object whose method is inlined would not
-   * run the declaration analyzed, its class overriding it (a null one throws here, and the handler around this code runs the original loop).
+   * {@code minLength} (a run {@link LoopBridge#shortRun} counts), when a class whose static initializer an
+   * inlined call would run is not initialized yet (the original loop then makes that call), or when a call on
+   * an object whose method is inlined would not run the declaration analyzed, its class overriding it (a null
+   * one throws here, and the handler around this code runs the original loop).
    */
   static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int siteId, int minLength, Scratch scratch,
       LabelNode decline) {

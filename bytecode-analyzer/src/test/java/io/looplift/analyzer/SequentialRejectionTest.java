@@ -14,13 +14,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * With {@link RewriteOptions#rejectsSequential()}, a loop no executor could split (a floating-point reduction
- * in Java's order) is rejected with a reason that says how to have it offloaded; loops that can be split,
+ * in Java's order, a polynomial hash) is rejected with a reason that says how to have it offloaded; loops that can be split,
  * integer and min/max reductions among them, are taken as before, and without the option so is every loop.
  */
 class SequentialRejectionTest {
   private static List<LoopSite> sites(boolean rejectsSequential) throws Exception {
+    return sites(ReductionShapes.class, rejectsSequential);
+  }
+
+  private static List<LoopSite> sites(Class<?> c, boolean rejectsSequential) throws Exception {
     byte[] bytes;
-    try (InputStream in = ReductionShapes.class.getResourceAsStream("ReductionShapes.class")) {
+    try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       bytes = in.readAllBytes();
     }
     List<LoopSite> sites = new ArrayList<>();
@@ -42,7 +46,7 @@ class SequentialRejectionTest {
       }
     };
     new ClassRewriter(new RewriteOptions(0, rejectsSequential), registry)
-        .rewrite(bytes, ReductionShapes.class.getClassLoader());
+        .rewrite(bytes, c.getClassLoader());
     return sites;
   }
 
@@ -60,6 +64,16 @@ class SequentialRejectionTest {
     for (String method : List.of("intSum", "longSumOfSquares", "floatMin", "floatIfLess")) {
       assertTrue(of(sites, method).accepted(), method);
     }
+  }
+
+  @Test
+  void aPolynomialHashIsRejectedForWhatItIs() throws Exception {
+    // Shapes.reversed: a map, then s = s * 31 + out[i], which needs the s the iteration before left.
+    List<LoopSite> sites = sites(Shapes.class, true).stream().filter(s -> s.method().equals("reversed")).toList();
+    assertEquals(2, sites.size(), sites::toString);
+    assertTrue(sites.get(0).accepted(), "the map");
+    assertTrue(sites.get(1).reason().contains("each iteration needs what the one before left"), sites.get(1)::reason);
+    assertTrue(sites(Shapes.class, false).stream().filter(s -> s.method().equals("reversed")).allMatch(LoopSite::accepted));
   }
 
   @Test

@@ -50,7 +50,8 @@ class MeasuredSelectionTest {
   @Test
   void aSecondRunUsesWhatTheFirstMeasured() throws IOException {
     Path cache = tmp.resolve("cache");
-    LoopReport first = run(cache, "first");
+    // Enough rounds for the element-wise loops to finish measuring at their one size.
+    LoopReport first = run(cache, "first", String.valueOf(1 << 20), "24");
     List<LoopReport.Loop> measured = first.loops().stream()
         .filter(l -> l.selection() != null && "measured".equals(l.selection().get("source"))).toList();
     assertFalse(measured.isEmpty(), "no loop finished measuring: " + first.loops());
@@ -59,7 +60,7 @@ class MeasuredSelectionTest {
       assertTrue(candidates.containsKey("bytecode") && candidates.containsKey("jvm"), () -> l + " " + candidates);
       assertTrue(number(l.selection(), "measuringRuns") > 0 && number(l.selection(), "measuringNanos") > 0, l::toString);
     }
-    LoopReport second = run(cache, "second");
+    LoopReport second = run(cache, "second", String.valueOf(1 << 20), "24");
     for (LoopReport.Loop was : measured) {
       LoopReport.Loop now = second.loops().stream()
           .filter(l -> l.method().equals(was.method()) && l.line() == was.line()).findFirst().orElseThrow();
