@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.LoopSite;
-import io.looplift.ir.RegionSite;
-import io.looplift.ir.SiteRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.tools.ToolProvider;
@@ -26,25 +22,9 @@ import org.objectweb.asm.tree.ClassNode;
 class HugeMethodTest {
   @TempDir Path dir;
 
-  private final List<LoopSite> sites = new ArrayList<>();
-  private final Map<Integer, String> discarded = new HashMap<>();
-  private final SiteRegistry registry = new SiteRegistry() {
-    @Override
-    public int register(LoopSite site) {
-      sites.add(site);
-      return sites.size() - 1;
-    }
-
-    @Override
-    public void discard(int siteId, String reason) {
-      discarded.put(siteId, reason);
-    }
-
-    @Override
-    public int registerRegion(RegionSite region) {
-      return 0;
-    }
-  };
+  private final RecordingRegistry registry = new RecordingRegistry();
+  private final List<LoopSite> sites = registry.sites;
+  private final Map<Integer, String> discarded = registry.discarded;
 
   @Test
   void aMethodTheRewriteWouldPushPastTheLimitKeepsItsBytecode() throws Exception {

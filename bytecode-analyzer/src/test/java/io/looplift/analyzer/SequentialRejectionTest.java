@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.LoopSite;
-import io.looplift.ir.RegionSite;
-import io.looplift.ir.SiteRegistry;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,27 +24,10 @@ class SequentialRejectionTest {
     try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
       bytes = in.readAllBytes();
     }
-    List<LoopSite> sites = new ArrayList<>();
-    SiteRegistry registry = new SiteRegistry() {
-      @Override
-      public int register(LoopSite site) {
-        sites.add(site);
-        return sites.size() - 1;
-      }
-
-      @Override
-      public void discard(int siteId, String reason) {
-        throw new AssertionError(reason);
-      }
-
-      @Override
-      public int registerRegion(RegionSite region) {
-        return 0;
-      }
-    };
+    RecordingRegistry registry = new RecordingRegistry();
     new ClassRewriter(new RewriteOptions(0, rejectsSequential), registry)
         .rewrite(bytes, c.getClassLoader());
-    return sites;
+    return registry.sites;
   }
 
   private static LoopSite of(List<LoopSite> sites, String method) {

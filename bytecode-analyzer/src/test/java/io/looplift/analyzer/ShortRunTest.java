@@ -9,13 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.LoopSite;
-import io.looplift.ir.RegionSite;
-import io.looplift.ir.SiteRegistry;
 import java.io.InputStream;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -49,12 +45,11 @@ class ShortRunTest {
     try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
       bytes = in.readAllBytes();
     }
-    List<LoopSite> all = new ArrayList<>();
-    assertNull(rewrite(bytes, all, id -> true), "every loop kept: the class stays as it is");
-    assertTrue(all.stream().anyMatch(LoopSite::accepted), "its loops were still analyzed and registered");
+    RecordingRegistry all = new RecordingRegistry(site -> true);
+    assertNull(rewrite(bytes, all), "every loop kept: the class stays as it is");
+    assertTrue(all.sites.stream().anyMatch(LoopSite::accepted), "its loops were still analyzed and registered");
 
-    List<LoopSite> some = new ArrayList<>();
-    byte[] out = rewrite(bytes, some, id -> some.get(id).method().equals("map"));
+    byte[] out = rewrite(bytes, new RecordingRegistry(site -> site.method().equals("map")));
     assertNotNull(out);
     ClassNode cn = new ClassNode();
     new ClassReader(out).accept(cn, 0);
@@ -64,29 +59,7 @@ class ShortRunTest {
     }
   }
 
-  private static byte[] rewrite(byte[] bytes, List<LoopSite> sites, Predicate<Integer> keep) {
-    SiteRegistry registry = new SiteRegistry() {
-      @Override
-      public int register(LoopSite site) {
-        sites.add(site);
-        return sites.size() - 1;
-      }
-
-      @Override
-      public boolean keepsOriginal(int siteId) {
-        return keep.test(siteId);
-      }
-
-      @Override
-      public void discard(int siteId, String reason) {
-        throw new AssertionError(reason);
-      }
-
-      @Override
-      public int registerRegion(RegionSite region) {
-        return 0;
-      }
-    };
+  private static byte[] rewrite(byte[] bytes, RecordingRegistry registry) {
     return new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, Shapes.class.getClassLoader());
   }
 
