@@ -86,11 +86,13 @@ public final class LoopBridge {
   public static final String SHORT_RUN = "shortRun";
   public static final String SHORT_RUN_DESC = "(I)V";
   /**
-   * How many runs of a site {@link #shortRun} counts before it tells the pipeline: the counting has cost well
-   * under a millisecond by then, at a few nanoseconds a run, and a hot inner loop gets there in a fraction
-   * of a second.
+   * How many runs of a site {@link #shortRun} counts before it tells the pipeline. Putting a loop back costs
+   * its class a retransformation and its compiled code (tens to hundreds of milliseconds of JIT work, while
+   * its hottest method runs interpreted again), which saves a few nanoseconds a run: only a loop that has
+   * run this often is likely to run often enough again to repay it. (At 2^16, a Smile k-means run put back
+   * a loop of its tree search and took 150-250 ms longer.) A hot inner loop gets there in well under a second.
    */
-  public static final int SHORT_RUNS_TOLD = 1 << 16;
+  public static final int SHORT_RUNS_TOLD = 1 << 20;
 
   private static volatile Dispatcher dispatcher;
   private static final ShortRuns SHORT_RUNS = new ShortRuns();

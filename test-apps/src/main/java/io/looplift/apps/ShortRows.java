@@ -5,7 +5,7 @@ package io.looplift.apps;
  * smoothing over 8-wide blocks ({@code smooth}: the outer loop carries the accumulators from block to block,
  * the inner loop is far shorter than {@code min.length}) and a short map called once per row of a matrix
  * ({@code scale}); and a floating-point sum ({@code total}), which no executor could split without
- * reassociating it. It runs rounds for at least {@code args[0]} milliseconds (default 1,500: long enough for the
+ * reassociating it. It runs rounds for at least {@code args[0]} milliseconds (default 3,000: long enough for the
  * agent to put those loops back as they were), each from the same inputs, then prints exact digests; how
  * many rounds ran changes nothing printed.
  */
@@ -29,11 +29,11 @@ public final class ShortRows {
   }
 
   public static void main(String[] args) {
-    long millis = args.length > 0 ? Long.parseLong(args[0]) : 1_500;
+    long millis = args.length > 0 ? Long.parseLong(args[0]) : 3_000;
     float[] x = new float[1 << 16];
     for (int i = 0; i < x.length; i++) x[i] = (i * 7919 % 1000) / 1000f;
     float[] acc = new float[8];
-    float[][] rows = new float[1024][16];
+    float[][] rows = new float[4096][16];
     double sum = 0;
     System.out.println("start");
     long end = System.nanoTime() + millis * 1_000_000;
