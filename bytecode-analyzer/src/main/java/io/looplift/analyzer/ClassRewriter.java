@@ -137,14 +137,15 @@ public final class ClassRewriter {
         for (LoopAnalyzer.Result r : method.getValue()) {
           if (classHash == null) classHash = hash(classfile);
           LoopSite site = r.site();
-          if (r instanceof LoopAnalyzer.Plan && options.rejectsSequential() && sequential(site.template())) {
-            r = null;
+          LoopAnalyzer.Plan plan = r instanceof LoopAnalyzer.Plan p ? p : null;
+          if (plan != null && options.rejectsSequential() && sequential(site.template())) {
+            plan = null;
             site = LoopSite.rejected(site.className(), site.method(), site.descriptor(), site.line(), site.kind(),
                 site.template().isParallel(true) ? ORDERED_SUM : SEQUENTIAL);
           }
           int id = registry.register(site.inClassFile(classHash));
-          if (r instanceof LoopAnalyzer.Plan p && !registry.keepsOriginal(id)) {
-            plans.add(p);
+          if (plan != null && !registry.keepsOriginal(id)) {
+            plans.add(plan);
             ids.add(id);
           }
         }
@@ -186,7 +187,10 @@ public final class ClassRewriter {
     }
   }
 
-  /** True for a template no executor can split: neither its outermost loop nor a band may run in parallel. */
+  /**
+   * True for a template no executor can split: its outermost loop may not run in parallel (a reduction kept
+   * in Java's order, or one that cannot be split at all) and it is not an ordered template, whose band can.
+   */
   private static boolean sequential(LoopTemplate t) {
     return !t.ordered() && !t.isParallel(false);
   }

@@ -13,8 +13,8 @@ public interface SiteRegistry {
 
   /**
    * True when the rewriter must leave the loop of registered site {@code siteId} as it was, although it
-   * can take it: the loop has run too short to offload so often that its preamble cost more than it could
-   * ever gain, and its class is being rewritten again without it. False by default.
+   * can take it: the loop has only ever run too short to offload, so often that its rewrite is not worth
+   * keeping, and its class is being rewritten again without it. False by default.
    */
   default boolean keepsOriginal(int siteId) {
     return false;
