@@ -37,7 +37,7 @@ final class ShortLoops {
           profiler.siteDiscarded(siteId, REASON);
           log.info("put back " + e.where() + " as it was: it " + REASON);
         } else {
-          sites.rewriteAgain(siteId);
+          sites.takeAgain(siteId);
           log.debug("could not put back " + e.where() + " as it was: " + why);
         }
       });

@@ -160,7 +160,7 @@ final class SiteTable implements SiteRegistry {
   }
 
   /** Undoes {@link #keepOriginal}: rewriting its class takes the loop of site {@code id} again. */
-  void rewriteAgain(int id) {
+  void takeAgain(int id) {
     keptOriginal.remove(id);
   }
 
