@@ -9,18 +9,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldNode;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Facts about other classes read from their class files through a class loader's resources — never by
- * loading them, which could run static initializers or change class-loading order.
+ * loading them, which could run static initializers or change class-loading order. Their supertypes, fields
+ * and access come from {@link ClassFiles}, shared by every analysis; the code of helpers to inline is read
+ * for this analysis alone.
  */
 final class ClassHierarchy {
   private final ClassLoader loader;
   private final ClassNode self;
   private final Implementations implementations;
-  private final Map<String, ClassNode> cache = new ConcurrentHashMap<>();
+  private final ClassFacts selfFacts;
   private final Map<String, ClassNode> withCode = new ConcurrentHashMap<>();
 
   ClassHierarchy(ClassLoader loader, ClassNode self) {
@@ -31,6 +31,7 @@ final class ClassHierarchy {
   ClassHierarchy(ClassLoader loader, ClassNode self, Implementations implementations) {
     this.loader = loader;
     this.self = self;
+    this.selfFacts = ClassFacts.of(self);
     this.implementations = implementations;
   }
 
@@ -51,29 +52,17 @@ final class ClassHierarchy {
    */
   boolean isSubtype(String internalName, String ancestor) {
     if (internalName.equals(ancestor)) return true;
-    ClassNode cn = find(internalName);
-    if (cn == null) return false;
-    for (String itf : cn.interfaces) {
+    ClassFacts c = find(internalName);
+    if (c == null) return false;
+    for (String itf : c.interfaces()) {
       if (isSubtype(itf, ancestor)) return true;
     }
-    return cn.superName != null && isSubtype(cn.superName, ancestor);
+    return c.superName() != null && isSubtype(c.superName(), ancestor);
   }
 
-  /** The class file of {@code internalName} (fields and supertypes only), or null when not found. */
-  ClassNode find(String internalName) {
-    if (internalName.equals(self.name)) return self;
-    ClassNode cached = cache.get(internalName);
-    if (cached != null) return cached;
-    String resource = internalName + ".class";
-    try (InputStream in = open(resource)) {
-      if (in == null) return null;
-      ClassNode cn = new ClassNode();
-      new ClassReader(in.readAllBytes()).accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
-      cache.put(internalName, cn);
-      return cn;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
+  /** The facts of class {@code internalName}, or null when its class file cannot be read. */
+  private ClassFacts find(String internalName) {
+    return internalName.equals(self.name) ? selfFacts : ClassFiles.facts(loader, internalName);
   }
 
   /**
@@ -86,7 +75,7 @@ final class ClassHierarchy {
     if (Libraries.isJdk(internalName)) return null;
     ClassNode cached = withCode.get(internalName);
     if (cached != null) return cached;
-    try (InputStream in = open(internalName + ".class")) {
+    try (InputStream in = ClassFiles.open(loader, internalName)) {
       if (in == null) return null;
       ClassNode cn = new ClassNode();
       new ClassReader(in.readAllBytes()).accept(cn, ClassReader.SKIP_FRAMES);
@@ -103,12 +92,9 @@ final class ClassHierarchy {
    */
   boolean hasStaticInitializer(String internalName) {
     for (String c = internalName; c != null && !Libraries.isJdk(c); ) {
-      ClassNode cn = findWithCode(c);
-      if (cn == null) return true;
-      for (MethodNode m : cn.methods) {
-        if (m.name.equals("<clinit>")) return true;
-      }
-      c = cn.superName;
+      ClassFacts facts = find(c);
+      if (facts == null || facts.hasStaticInitializer()) return true;
+      c = facts.superName();
     }
     return false;
   }
@@ -120,25 +106,25 @@ final class ClassHierarchy {
    */
   boolean fieldAccessibleFrom(String owner, String name, String desc, String from) {
     for (String c = owner; c != null; ) {
-      ClassNode cn = find(c);
-      if (cn == null) return false;
-      for (FieldNode f : cn.fields) {
-        if (!f.name.equals(name) || !f.desc.equals(desc)) continue;
+      ClassFacts facts = find(c);
+      if (facts == null) return false;
+      for (ClassFacts.Field f : facts.fields()) {
+        if (!f.name().equals(name) || !f.desc().equals(desc)) continue;
         if (c.equals(from)) return true;
         boolean samePackage = packageOf(c).equals(packageOf(from));
-        boolean classVisible = (cn.access & Opcodes.ACC_PUBLIC) != 0 || samePackage;
-        boolean fieldVisible = (f.access & Opcodes.ACC_PUBLIC) != 0 || samePackage && (f.access & Opcodes.ACC_PRIVATE) == 0;
+        boolean classVisible = facts.isPublic() || samePackage;
+        boolean fieldVisible = (f.access() & Opcodes.ACC_PUBLIC) != 0 || samePackage && (f.access() & Opcodes.ACC_PRIVATE) == 0;
         return classVisible && fieldVisible;
       }
-      c = cn.superName;
+      c = facts.superName();
     }
     return false;
   }
 
   /** Whether code of class {@code from} may name class {@code c}: public, or of the same package. */
   boolean classAccessibleFrom(String c, String from) {
-    ClassNode cn = find(c);
-    return cn != null && ((cn.access & Opcodes.ACC_PUBLIC) != 0 || packageOf(c).equals(packageOf(from)));
+    ClassFacts facts = find(c);
+    return facts != null && (facts.isPublic() || packageOf(c).equals(packageOf(from)));
   }
 
   private static String packageOf(String internalName) {
@@ -146,24 +132,19 @@ final class ClassHierarchy {
     return slash < 0 ? "" : internalName.substring(0, slash);
   }
 
-  private InputStream open(String resource) {
-    InputStream in = loader != null ? loader.getResourceAsStream(resource) : null;
-    return in != null ? in : ClassLoader.getSystemResourceAsStream(resource);
-  }
-
   /** Whether the field is volatile (searching superclasses), or null when its declaration cannot be read. */
   Boolean isVolatile(String owner, String name, String desc) {
     for (String c = owner; c != null; ) {
-      ClassNode cn = find(c);
-      if (cn == null) return null;
-      for (FieldNode f : cn.fields) {
-        if (f.name.equals(name) && f.desc.equals(desc)) return (f.access & Opcodes.ACC_VOLATILE) != 0;
+      ClassFacts facts = find(c);
+      if (facts == null) return null;
+      for (ClassFacts.Field f : facts.fields()) {
+        if (f.name().equals(name) && f.desc().equals(desc)) return (f.access() & Opcodes.ACC_VOLATILE) != 0;
       }
-      for (String itf : cn.interfaces) {
+      for (String itf : facts.interfaces()) {
         Boolean v = isVolatile(itf, name, desc);
         if (v != null) return v;
       }
-      c = cn.superName;
+      c = facts.superName();
     }
     return null;
   }
@@ -186,17 +167,17 @@ final class ClassHierarchy {
   }
 
   private boolean isInterface(String name) {
-    ClassNode cn = find(name);
-    return cn != null && (cn.access & Opcodes.ACC_INTERFACE) != 0;
+    ClassFacts facts = find(name);
+    return facts != null && facts.isInterface();
   }
 
   private List<String> superChain(String name) {
     List<String> chain = new ArrayList<>();
     for (String c = name; c != null; ) {
       chain.add(c);
-      ClassNode cn = find(c);
-      if (cn == null) throw new IllegalStateException("cannot read class " + c + " to compute stack map frames");
-      c = cn.superName;
+      ClassFacts facts = find(c);
+      if (facts == null) throw new IllegalStateException("cannot read class " + c + " to compute stack map frames");
+      c = facts.superName();
     }
     return chain;
   }

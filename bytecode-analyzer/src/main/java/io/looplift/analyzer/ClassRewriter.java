@@ -212,13 +212,14 @@ public final class ClassRewriter {
   /**
    * Hands {@link #later} the analysis of the loops {@link #rewrite} left out, for the report. The task holds
    * the class's loader weakly, so that tasks waiting to run never keep a loader alive, and holds the class
-   * file only when the loader cannot give it back by name: the bytes of every class with such loops would
-   * add up. A loop accepted after all cannot be rewritten any more and is registered as discarded.
+   * file only when the loader cannot give it back by name ({@link ClassFiles#givesBack}): the bytes of every
+   * class with such loops would add up. A loop accepted after all cannot be rewritten any more and is
+   * registered as discarded.
    */
   private void analyzeLater(byte[] classfile, ClassLoader loader, String name) {
     boolean bootstrap = loader == null;
     WeakReference<ClassLoader> ref = new WeakReference<>(loader);
-    byte[] kept = bootstrap || loader.getResource(name + ".class") == null ? classfile : null;
+    byte[] kept = ClassFiles.givesBack(loader, name) ? null : classfile;
     try {
       later.execute(() -> {
         ClassLoader l = ref.get();
