@@ -16,10 +16,7 @@ import io.looplift.profiler.Profiler;
 import io.looplift.runtime.Log;
 import io.looplift.runtime.Pipeline;
 import java.lang.instrument.Instrumentation;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import javax.management.ObjectName;
 
 /**
  * The agent behind the launcher: builds the pipeline from the options, installs it behind
@@ -160,7 +156,8 @@ public final class LoopLiftAgent {
         new Reanalysis(implementors, retransformer, pipeline.sites(), log), profiler, log);
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
-    registerMBean(profiler, attached, log);
+    boolean directed = CompilerDirective.addNow(inst, log);
+    registerMBean(profiler, attached, directed, log);
     return agent;
   }
 
@@ -222,21 +219,22 @@ public final class LoopLiftAgent {
   }
 
   /**
-   * Registers the profiler's MBean. Attached, the program is running and it can happen now; from premain
+   * Registers the profiler's MBean, and adds the {@link CompilerDirective} through the MBean server unless
+   * it is {@code directed} already. Attached, the program is running and it can happen now; from premain
    * it waits a moment on a daemon thread, because starting the MBean server initializes
    * {@code java.util.logging} and a program that installs its own LogManager in main must get there first.
    */
-  private static void registerMBean(Profiler profiler, boolean attached, Log log) {
+  private static void registerMBean(Profiler profiler, boolean attached, boolean directed, Log log) {
     if (attached) {
       profiler.registerMBean();
-      compileTransformerWithC1(log);
+      if (!directed) CompilerDirective.addThroughMBeanServer(log);
       return;
     }
     Thread t = new Thread(() -> {
       try {
         Thread.sleep(1000);
         profiler.registerMBean();
-        compileTransformerWithC1(log);
+        if (!directed) CompilerDirective.addThroughMBeanServer(log);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -244,43 +242,6 @@ public final class LoopLiftAgent {
     t.setDaemon(true);
     t.start();
   }
-
-  /**
-   * Adds a compiler directive that keeps the class-loading path's code (the transformer, the analyzer and
-   * its ASM) away from C2: the JIT then compiles it with C1 alone. That code runs for every class a program
-   * loads, enough to be compiled, but mostly in a program's first seconds and then hardly again, so C2's
-   * compilations of its large methods (ASM's frame interpreters and class reader, the pre-scan, each
-   * recompiled after deoptimizations) cost more compiler time than they save, on the cores the program
-   * starts on: on SparkJob (test-apps/bench/startup.sh) about 2.6 s of the agent's 6 s of extra CPU. Only
-   * those packages: the runtime, the executors and the kernels they generate keep C2. Best effort, through
-   * the platform's DiagnosticCommand MBean (jcmd's Compiler.directives_add); without it nothing changes.
-   */
-  static void compileTransformerWithC1(Log log) {
-    Path file = null;
-    try {
-      file = Path.of(System.getProperty("java.io.tmpdir"),
-          "looplift-directives-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime()) + ".json");
-      Files.writeString(file, C1_ONLY, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      Object out = ManagementFactory.getPlatformMBeanServer().invoke(
-          new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesAdd",
-          new Object[] {new String[] {file.toString()}}, new String[] {String[].class.getName()});
-      if (log.debug()) log.debug("compiler directive for the transformer: " + String.valueOf(out).strip());
-    } catch (Exception | LinkageError e) {
-      log.debug("could not add the compiler directive for the transformer (" + e + "); C2 may compile it");
-    } finally {
-      if (file != null) {
-        try {
-          Files.deleteIfExists(file);
-        } catch (Exception e) {
-          // Left in the temporary directory; harmless.
-        }
-      }
-    }
-  }
-
-  /** The directive {@link #compileTransformerWithC1} adds (HotSpot's compiler directives format). */
-  private static final String C1_ONLY = "[{match: [\"io/looplift/analyzer/*.*\", \"io/looplift/shaded/asm/*.*\","
-      + " \"io/looplift/agent/LoopTransformer.*\"], c2: {Exclude: true}}]";
 
   /** Installs the transformer; with {@code retransform}, rewrites the eligible classes already loaded. */
   private void activate(boolean retransform) {

@@ -1,0 +1,98 @@
+package io.looplift.agent;
+
+import io.looplift.runtime.Log;
+import java.lang.instrument.Instrumentation;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.Set;
+import javax.management.DynamicMBean;
+import javax.management.ObjectName;
+
+/**
+ * The compiler directive that keeps the class-loading path's code (the transformer, the analyzer and its
+ * ASM) away from C2: the JIT then compiles it with C1 alone. That code runs for every class a program loads,
+ * enough to be compiled, but mostly in a program's first seconds and then hardly again, so C2's compilations
+ * of its large methods (ASM's frame interpreters and class reader, the pre-scan, each recompiled after
+ * deoptimizations as new classes take new paths through them) cost more compiler time than they save, on
+ * the cores the program starts on. Only those packages: the runtime, the executors and the kernels they
+ * generate keep C2.
+ *
+ * <p>HotSpot takes a directive through its DiagnosticCommand MBean (jcmd's {@code Compiler.directives_add}).
+ * Reached through the platform MBean server, that would start the server, which initializes
+ * {@code java.util.logging}: too early in {@code premain} for a program that installs its own
+ * {@code LogManager}. So {@link #addNow} calls the MBean's implementation in {@code jdk.management} directly
+ * (opened to the agent for that), which starts nothing; on a JDK where that is not possible,
+ * {@link #addThroughMBeanServer} does it once the program runs. Best effort: without either, nothing changes.
+ */
+final class CompilerDirective {
+  /** HotSpot's compiler directives format. */
+  static final String C1_ONLY = "[{match: [\"io/looplift/analyzer/*.*\", \"io/looplift/shaded/asm/*.*\","
+      + " \"io/looplift/agent/LoopTransformer.*\"], c2: {Exclude: true}}]";
+  private static final String IMPLEMENTATION = "com.sun.management.internal.DiagnosticCommandImpl";
+  /** The class whose initialization loads the native library behind {@link #IMPLEMENTATION}. */
+  private static final String LIBRARY_LOADER = "com.sun.management.internal.PlatformMBeanProviderImpl";
+  private static final String OPERATION = "compilerDirectivesAdd";
+
+  private CompilerDirective() {}
+
+  /** Adds the directive at once without the MBean server; false when this JDK does not allow it. */
+  static boolean addNow(Instrumentation inst, Log log) {
+    try {
+      Module management = ModuleLayer.boot().findModule("jdk.management").orElse(null);
+      if (management == null) return false;
+      String pkg = IMPLEMENTATION.substring(0, IMPLEMENTATION.lastIndexOf('.'));
+      inst.redefineModule(management, Set.of(), Map.of(), Map.of(pkg, Set.of(CompilerDirective.class.getModule())),
+          Set.of(), Map.of());
+      Class.forName(LIBRARY_LOADER, true, management.getClassLoader());
+      Method get = Class.forName(IMPLEMENTATION, true, management.getClassLoader())
+          .getDeclaredMethod("getDiagnosticCommandMBean");
+      get.setAccessible(true);
+      DynamicMBean bean = (DynamicMBean) get.invoke(null);
+      if (bean == null) return false; // this VM runs no diagnostic commands remotely
+      return add(file -> bean.invoke(OPERATION, new Object[] {new String[] {file}},
+          new String[] {String[].class.getName()}), log);
+    } catch (Exception | LinkageError e) {
+      log.debug("could not add the compiler directive for the transformer directly (" + e + "); later, through the MBean server");
+      return false;
+    }
+  }
+
+  /** Adds the directive through the platform MBean server (which it starts if nothing has yet). */
+  static void addThroughMBeanServer(Log log) {
+    add(file -> ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
+        OPERATION, new Object[] {new String[] {file}}, new String[] {String[].class.getName()}), log);
+  }
+
+  /** What runs {@code Compiler.directives_add} on a file. */
+  private interface Command {
+    Object run(String file) throws Exception;
+  }
+
+  /** Writes the directive to a temporary file, has {@code command} add it, removes the file; true when added. */
+  private static boolean add(Command command, Log log) {
+    Path file = null;
+    try {
+      file = Path.of(System.getProperty("java.io.tmpdir"),
+          "looplift-directives-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime()) + ".json");
+      Files.writeString(file, C1_ONLY, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      Object out = command.run(file.toString());
+      if (log.debug()) log.debug("compiler directive for the transformer: " + String.valueOf(out).strip());
+      return true;
+    } catch (Exception | LinkageError e) {
+      log.debug("could not add the compiler directive for the transformer (" + e + "); C2 may compile it");
+      return false;
+    } finally {
+      if (file != null) {
+        try {
+          Files.deleteIfExists(file);
+        } catch (Exception e) {
+          // Left in the temporary directory; harmless.
+        }
+      }
+    }
+  }
+}
