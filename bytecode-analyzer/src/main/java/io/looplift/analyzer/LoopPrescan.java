@@ -26,9 +26,10 @@ import java.util.BitSet;
  * <p>A candidate is <em>offloadable</em> when such a span also holds none of the instructions the analyzer
  * rejects wherever they are in a loop (a call it cannot inline, an allocation, a field write, a monitor, a
  * switch...; a return or {@code athrow} in the span, or a branch out of it besides the loop's exit test, is an
- * early exit). Compilers lay a loop out as one span
- * that holds its body and whatever leaves it, so the loops of the other candidates are all rejected: they
- * are analyzed only to give the report their reasons, which can wait (see {@link ClassRewriter}).
+ * early exit), and when it touches a primitive element or calls a method that may touch arrays — other than
+ * on objects read from an array of references (see {@link #backwardBranch}). Compilers lay a loop out as one
+ * span that holds its body and whatever leaves it, so the loops of the other candidates are all rejected:
+ * they are analyzed only to give the report their reasons, which can wait (see {@link ClassRewriter}).
  *
  * <p>This reads the class file format (JVMS §4) directly rather than through ASM's {@code ClassReader}: it
  * decodes no string and allocates only a few small arrays per class, several times cheaper than even a
@@ -43,7 +44,9 @@ final class LoopPrescan {
   private static final int GOTO = 0xa7;
   private static final int GOTO_W = 0xc8;
   private static final byte OTHER = 0;
-  private static final byte ARRAY = 1; // a primitive element or a row is read or written
+  private static final byte ARRAY = 1; // a primitive element is read or written
+  private static final byte ROW = 9; // an element of an array of references is read (a row, or an object)
+  private static final byte LENGTH_OF = 10; // arraylength
   private static final byte BRANCH = 2; // a 16-bit branch offset follows
   private static final byte BRANCH_WIDE = 3; // a 32-bit branch offset follows
   private static final byte INVOKESTATIC = 4;
@@ -88,7 +91,9 @@ final class LoopPrescan {
     LENGTH[0xc8] = 5; // goto_w
     LENGTH[0xc9] = 5; // jsr_w
 
-    Arrays.fill(KIND, 0x2e, 0x36, ARRAY); // iaload..saload, aaload (rows) included
+    Arrays.fill(KIND, 0x2e, 0x36, ARRAY); // iaload..saload
+    KIND[0x32] = ROW; // aaload
+    KIND[0xbe] = LENGTH_OF; // arraylength
     Arrays.fill(KIND, 0x4f, 0x57, ARRAY); // iastore..sastore
     KIND[0x53] = OTHER; // aastore: an object array, never offloaded
     Arrays.fill(KIND, 0x99, 0xa9, BRANCH); // if*, goto, jsr
@@ -133,6 +138,16 @@ final class LoopPrescan {
   private final BitSet callInCleanLoop = new BitSet();
   private int[] callee;
   private boolean callsBridge;
+  // The method being scanned: the offset of the last primitive element access so far, of the last aaload, of
+  // the last arraylength, of the last call of another class's method that the analyzer may inline (static, and
+  // on an object), of the last instruction in REJECTED, and the first of its calls.
+  private int lastElement;
+  private int lastRow;
+  private int lastLength;
+  private int lastForeignStatic;
+  private int lastForeignOnObject;
+  private int lastRejected;
+  private int firstCall;
   // The forward branches of the method being scanned so far, by offset and target: those leaving a loop's span.
   private int forward;
   private int[] forwardPc = new int[16];
@@ -228,10 +243,8 @@ final class LoopPrescan {
 
   /** Scans the bytecode of method {@code m}, {@code length} bytes from offset {@code start}. */
   private void scanCode(int m, int start, int length) {
-    int firstCall = calls;
-    int lastArray = -1; // offset of the last array access so far
-    int lastForeign = -1; // of the last call of another class's method that the analyzer may inline
-    int lastRejected = -1; // and of the last instruction in REJECTED
+    firstCall = calls;
+    lastElement = lastRow = lastLength = lastForeignStatic = lastForeignOnObject = lastRejected = -1;
     forward = 0;
     for (int pc = 0; pc < length; ) {
       int at = start + pc;
@@ -239,26 +252,28 @@ final class LoopPrescan {
       int size = LENGTH[op];
       if (REJECTED[op]) lastRejected = pc;
       switch (KIND[op]) {
-        case ARRAY -> lastArray = pc;
-        case BRANCH -> branch(m, op, pc, pc + s2(at + 1), lastArray, lastForeign, lastRejected, firstCall);
-        case BRANCH_WIDE -> branch(m, op, pc, pc + u4(at + 1), lastArray, lastForeign, lastRejected, firstCall);
+        case ARRAY -> lastElement = pc;
+        case ROW -> lastRow = pc;
+        case LENGTH_OF -> lastLength = pc;
+        case BRANCH -> branch(m, op, pc, pc + s2(at + 1));
+        case BRANCH_WIDE -> branch(m, op, pc, pc + u4(at + 1));
         case INVOKESTATIC -> {
-          if (!call(m, pc, u2(at + 1)) && inlinable(u2(at + 1))) lastForeign = pc;
+          if (!call(m, pc, u2(at + 1)) && inlinable(u2(at + 1))) lastForeignStatic = pc;
         }
         case INVOKE_ON_OBJECT -> {
           if (!call(m, pc, u2(at + 1))) {
-            if (inlinable(u2(at + 1))) lastForeign = pc;
+            if (inlinable(u2(at + 1))) lastForeignOnObject = pc;
             else lastRejected = pc;
           }
         }
         case TABLESWITCH, LOOKUPSWITCH -> {
           int table = start + ((pc + 4) & ~3); // operands are aligned to 4 bytes from the start of the code
-          backwardBranch(m, pc, pc + u4(table), lastArray, lastForeign, lastRejected, firstCall);
+          backwardBranch(m, pc, pc + u4(table), false);
           boolean range = op == 0xaa;
           int cases = range ? u4(table + 8) - u4(table + 4) + 1 : u4(table + 4);
           int stride = range ? 4 : 8; // a tableswitch lists offsets, a lookupswitch (key, offset) pairs
           for (int k = 0; k < cases; k++) {
-            backwardBranch(m, pc, pc + u4(table + 12 + stride * k), lastArray, lastForeign, lastRejected, firstCall);
+            backwardBranch(m, pc, pc + u4(table + 12 + stride * k), false);
           }
           size = table + (range ? 12 : 8) + stride * cases - at;
         }
@@ -268,7 +283,7 @@ final class LoopPrescan {
       if (size <= 0) throw new IllegalArgumentException("unknown opcode " + op);
       pc += size;
     }
-    if (lastArray >= 0) touchesArrays.set(m);
+    if (lastElement >= 0 || lastRow >= 0) touchesArrays.set(m);
   }
 
   /**
@@ -276,8 +291,7 @@ final class LoopPrescan {
    * forward one is noted, for the loops whose span it leaves; a backward one closes a loop's span, which is
    * not clean when it holds more exits than its loop test's (see {@link #exitsOnlyByItsTest}).
    */
-  private void branch(int m, int op, int pc, int target, int lastArray, int lastForeign, int lastRejected,
-      int firstCall) {
+  private void branch(int m, int op, int pc, int target) {
     if (target > pc) {
       if (forward == forwardPc.length) {
         forwardPc = Arrays.copyOf(forwardPc, 2 * forward);
@@ -287,9 +301,7 @@ final class LoopPrescan {
       forwardTarget[forward++] = target;
       return;
     }
-    // An early exit rejects the loop as a rejected instruction in its span does.
-    boolean earlyExit = !exitsOnlyByItsTest(target, pc, op == GOTO || op == GOTO_W);
-    backwardBranch(m, pc, target, lastArray, lastForeign, earlyExit ? pc : lastRejected, firstCall);
+    backwardBranch(m, pc, target, !exitsOnlyByItsTest(target, pc, op == GOTO || op == GOTO_W));
   }
 
   /**
@@ -308,17 +320,27 @@ final class LoopPrescan {
 
   /**
    * A branch of method {@code m} at offset {@code pc} to {@code target}: when it goes backward, the code
-   * in between is a loop (or part of one), with an array access if {@code lastArray} lies in it, a call of
-   * another class's method that may touch arrays if {@code lastForeign} does, and a rejected instruction if
-   * {@code lastRejected} does; the calls made there since {@code firstCall} are calls from a loop.
+   * in between is a loop (or part of one), which is not clean when it holds a rejected instruction or an
+   * {@code earlyExit}; the calls made there since {@link #firstCall} are calls from a loop.
+   *
+   * <p>The loop is a candidate when it accesses an array or calls another class's method that may touch
+   * arrays. It is offloadable when clean and it accesses a primitive element, calls a static method of another
+   * class that may touch arrays, or, reading no element of an array of references, calls such a method on an
+   * object ({@code m.get(i)}); reading rows, it may also be a reduction over their lengths. Not when its only
+   * array accesses are {@code aaload}s with calls on objects: a row is offloaded through its elements, its
+   * length or a helper it is passed to, and an object read from an array ({@code for (Feature f : features)
+   * mask |= f.mask()}) is rejected wherever it is.
    */
-  private void backwardBranch(int m, int pc, int target, int lastArray, int lastForeign, int lastRejected,
-      int firstCall) {
+  private void backwardBranch(int m, int pc, int target, boolean earlyExit) {
     if (target > pc) return;
-    boolean clean = lastRejected < target;
-    if (lastArray >= target || clean && lastForeign >= target) {
+    boolean clean = !earlyExit && lastRejected < target;
+    boolean foreign = lastForeignStatic >= target || lastForeignOnObject >= target;
+    if (lastElement >= target || lastRow >= target || clean && foreign) {
       candidates.set(m);
-      if (clean) offloadable.set(m);
+      boolean onObject = lastForeignOnObject >= target;
+      boolean elements = lastElement >= target || lastForeignStatic >= target
+          || (lastRow >= target ? lastLength >= target && !onObject : onObject);
+      if (clean && elements) offloadable.set(m);
     }
     for (int k = calls - 1; k >= firstCall && callPc[k] >= target; k--) {
       callInLoop.set(k);

@@ -66,7 +66,7 @@ class LoopPrescanTest {
       if (scan.candidates().get(m)) candidates.add(name);
       if (scan.offloadable().get(m)) offloadable.add(name);
     }
-    assertEquals(11, in.size());
+    assertEquals(12, in.size());
     assertEquals(in, candidates);
     assertEquals(8, mayOffload.size());
     assertEquals(mayOffload, offloadable);
@@ -280,6 +280,9 @@ class LoopPrescanTest {
           if (t <= k && (!clean || cleanRange)) ranges.add(new int[] {t, k, cleanRange ? 1 : 0});
         }
       }
+      for (int[] r : ranges) {
+        if (clean && offloadsElements(cn, insns, r[0], r[1])) candidates.set(m);
+      }
       for (int k = 0; k < insns.length; k++) {
         boolean inLoop = false;
         boolean inCleanLoop = false;
@@ -287,12 +290,9 @@ class LoopPrescanTest {
           inLoop |= r[0] <= k && k <= r[1];
           inCleanLoop |= r[0] <= k && k <= r[1] && r[2] == 1;
         }
-        if (inLoop && isArrayAccess(insns[k])) candidates.set(m);
+        if (!clean && inLoop && isArrayAccess(insns[k])) candidates.set(m);
         // A call of another class's method the analyzer may inline, which may touch arrays, in a clean loop.
-        if (inCleanLoop && insns[k] instanceof MethodInsnNode mi && !mi.owner.equals(cn.name)
-            && mi.getOpcode() != Opcodes.INVOKEINTERFACE && inlinable(cn, mi)) {
-          candidates.set(m);
-        }
+        if (!clean && inCleanLoop && foreign(cn, insns[k])) candidates.set(m);
         if (insns[k] instanceof MethodInsnNode mi && mi.getOpcode() != Opcodes.INVOKEINTERFACE) {
           if (mi.owner.equals(io.looplift.bridge.LoopBridge.INTERNAL_NAME)) return new BitSet();
           if (!mi.owner.equals(cn.name)) continue;
@@ -344,6 +344,35 @@ class LoopPrescanTest {
     int returns = org.objectweb.asm.Type.getReturnType(mi.desc).getSort();
     return returns != org.objectweb.asm.Type.OBJECT && returns != org.objectweb.asm.Type.ARRAY
         && Libraries.inlinesInstanceMethodsOf(mi.owner);
+  }
+
+  /** A call of another class's method that the analyzer may inline, which may touch arrays. */
+  private static boolean foreign(ClassNode self, AbstractInsnNode in) {
+    return in instanceof MethodInsnNode mi && !mi.owner.equals(self.name) && mi.getOpcode() != Opcodes.INVOKEINTERFACE
+        && inlinable(self, mi);
+  }
+
+  /**
+   * Whether the loop from {@code from} to {@code to} works on something an executor could: a primitive
+   * element, a static method of another class that may touch arrays, a method on an object when it reads no
+   * element of an array of references, or the lengths of the rows it reads.
+   */
+  private static boolean offloadsElements(ClassNode self, AbstractInsnNode[] insns, int from, int to) {
+    boolean element = false;
+    boolean row = false;
+    boolean length = false;
+    boolean onObject = false;
+    for (int k = from; k <= to; k++) {
+      int op = insns[k].getOpcode();
+      if (op == Opcodes.AALOAD) row = true;
+      else if (isArrayAccess(insns[k])) element = true;
+      length |= op == Opcodes.ARRAYLENGTH;
+      if (foreign(self, insns[k])) {
+        if (op == Opcodes.INVOKESTATIC) element = true;
+        else onObject = true;
+      }
+    }
+    return element || (row ? length && !onObject : onObject);
   }
 
   private static boolean isArrayAccess(AbstractInsnNode in) {

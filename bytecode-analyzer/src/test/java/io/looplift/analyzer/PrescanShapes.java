@@ -97,6 +97,13 @@ final class PrescanShapes {
     return s;
   }
 
+  /** Objects read from an array, each asked for a number: the analyzer rejects the object array wherever it is. */
+  static double inRejectedObjectsFromAnArray(PrescanCell[] cells) {
+    double s = 0;
+    for (int i = 0; i < cells.length; i++) s += cells[i].get(0);
+    return s;
+  }
+
   static void inRejectedCall(int[] a) {
     for (int i = 0; i < a.length; i++) System.out.println(a[i]);
   }
