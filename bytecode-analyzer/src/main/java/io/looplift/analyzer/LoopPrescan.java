@@ -68,7 +68,8 @@ final class LoopPrescan {
    * {@code invokeinterface} of a method that
    * returns a number or nothing, of this class or of one outside the JDK, Scala and Kotlin: the analyzer may
    * inline those), {@code new}, {@code newarray}, {@code anewarray}, {@code athrow},
-   * {@code checkcast}, {@code instanceof}, the monitors and {@code multianewarray}.
+   * {@code checkcast}, {@code instanceof}, the monitors and {@code multianewarray}. Besides these, any call of
+   * a method that returns a reference is rejected (see {@link #returnsReference}).
    */
   private static final boolean[] REJECTED = new boolean[256];
 
@@ -259,11 +260,14 @@ final class LoopPrescan {
         case BRANCH_WIDE -> branch(m, op, pc, pc + u4(at + 1));
         case INVOKESTATIC -> {
           if (!call(m, pc, u2(at + 1)) && inlinable(u2(at + 1))) lastForeignStatic = pc;
+          if (returnsReference(u2(at + 1))) lastRejected = pc;
         }
         case INVOKE_ON_OBJECT -> {
           if (!call(m, pc, u2(at + 1))) {
             if (inlinable(u2(at + 1))) lastForeignOnObject = pc;
             else lastRejected = pc;
+          } else if (returnsReference(u2(at + 1))) {
+            lastRejected = pc;
           }
         }
         case TABLESWITCH, LOOKUPSWITCH -> {
@@ -407,15 +411,24 @@ final class LoopPrescan {
    * ({@link Libraries#inlinesInstanceMethodsOf}; never the JDK's).
    */
   private boolean inlinable(int ref) {
+    if (returnsReference(ref)) return false;
     int owner = u2(cp[u2(cp[ref] + 1)] + 1);
-    int desc = u2(cp[u2(cp[ref] + 3)] + 3);
-    int length = u2(cp[desc] + 1);
-    byte returns = b[cp[desc] + 3 + length - 1]; // the descriptor's last character: V, a primitive, or ; of a type
-    if (returns == ';') return false;
     for (byte[] prefix : LIBRARIES) {
       if (startsWith(owner, prefix)) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether the method that Methodref entry {@code ref} names returns a reference (an object or an array):
+   * the analyzer inlines only helpers that return a number or nothing, and turns into IR only JDK methods from
+   * numbers to a number, so a loop that makes such a call, of whatever class, is always rejected.
+   */
+  private boolean returnsReference(int ref) {
+    int desc = u2(cp[u2(cp[ref] + 3)] + 3);
+    int length = u2(cp[desc] + 1);
+    byte last = b[cp[desc] + 3 + length - 1]; // V, a primitive, or the ';' ending a type (an array's too)
+    return last == ';' || b[cp[desc] + 3 + length - 2] == '[';
   }
 
   private boolean startsWith(int utf8, byte[] ascii) {

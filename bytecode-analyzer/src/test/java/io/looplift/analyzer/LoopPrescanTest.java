@@ -66,7 +66,7 @@ class LoopPrescanTest {
       if (scan.candidates().get(m)) candidates.add(name);
       if (scan.offloadable().get(m)) offloadable.add(name);
     }
-    assertEquals(12, in.size());
+    assertEquals(13, in.size());
     assertEquals(in, candidates);
     assertEquals(8, mayOffload.size());
     assertEquals(mayOffload, offloadable);
@@ -328,6 +328,7 @@ class LoopPrescanTest {
       int op = insns[k].getOpcode();
       boolean rejected = switch (op) {
         case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL -> !inlinable(self, (MethodInsnNode) insns[k]);
+        case Opcodes.INVOKESTATIC -> returnsReference((MethodInsnNode) insns[k]);
         case Opcodes.ACONST_NULL, Opcodes.AASTORE, Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH,
             Opcodes.PUTSTATIC, Opcodes.PUTFIELD, Opcodes.INVOKEINTERFACE, Opcodes.INVOKEDYNAMIC, Opcodes.NEW, Opcodes.NEWARRAY, Opcodes.ANEWARRAY,
             Opcodes.ATHROW, Opcodes.CHECKCAST, Opcodes.INSTANCEOF, Opcodes.MONITORENTER, Opcodes.MONITOREXIT,
@@ -340,10 +341,12 @@ class LoopPrescanTest {
   }
 
   private static boolean inlinable(ClassNode self, MethodInsnNode mi) {
-    if (mi.owner.equals(self.name)) return true;
+    return !returnsReference(mi) && (mi.owner.equals(self.name) || Libraries.inlinesInstanceMethodsOf(mi.owner));
+  }
+
+  private static boolean returnsReference(MethodInsnNode mi) {
     int returns = org.objectweb.asm.Type.getReturnType(mi.desc).getSort();
-    return returns != org.objectweb.asm.Type.OBJECT && returns != org.objectweb.asm.Type.ARRAY
-        && Libraries.inlinesInstanceMethodsOf(mi.owner);
+    return returns == org.objectweb.asm.Type.OBJECT || returns == org.objectweb.asm.Type.ARRAY;
   }
 
   /** A call of another class's method that the analyzer may inline, which may touch arrays. */

@@ -104,6 +104,17 @@ final class PrescanShapes {
     return s;
   }
 
+  /** A helper of this class returning an array: the analyzer inlines only helpers that return a number or nothing. */
+  static int inRejectedHelperReturningAnArray(int[][] m) {
+    int s = 0;
+    for (int i = 0; i < m.length; i++) s += rowOf(m, i)[0];
+    return s;
+  }
+
+  static int[] rowOf(int[][] m, int i) {
+    return m[i];
+  }
+
   static void inRejectedCall(int[] a) {
     for (int i = 0; i < a.length; i++) System.out.println(a[i]);
   }
