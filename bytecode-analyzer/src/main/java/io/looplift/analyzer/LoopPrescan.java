@@ -19,7 +19,7 @@ import java.util.BitSet;
  * calls there, directly or through other such calls (the analyzer inlines those helpers). Every instruction
  * on a cycle of the control-flow graph lies in such a span, so every natural loop with an array access is
  * covered; a loop without one cannot be offloaded and is not looked at. A method of another class that the
- * analyzer may inline (see {@link #inlinable}) may touch arrays too ({@code m.get(i)} of a matrix class):
+ * analyzer may inline (see {@link #inlinesMethodsOf}) may touch arrays too ({@code m.get(i)} of a matrix class):
  * a loop calling one is a candidate when nothing else in it is rejected. A class that already calls
  * {@code LoopBridge} was rewritten before and has no candidates.
  *
@@ -53,7 +53,7 @@ final class LoopPrescan {
   private static final byte TABLESWITCH = 5;
   private static final byte LOOKUPSWITCH = 6;
   private static final byte WIDE = 7;
-  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial, invokeinterface: see inlinable
+  private static final byte INVOKE_ON_OBJECT = 8; // invokevirtual, invokespecial, invokeinterface: see inlinesMethodsOf
   private static final byte[][] LIBRARIES = Libraries.NO_INSTANCE_INLINING.stream()
       .map(p -> p.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
   private static final byte[] KIND = new byte[256];
@@ -259,16 +259,16 @@ final class LoopPrescan {
         case BRANCH -> branch(m, op, pc, pc + s2(at + 1));
         case BRANCH_WIDE -> branch(m, op, pc, pc + u4(at + 1));
         case INVOKESTATIC -> {
-          if (!call(m, pc, u2(at + 1)) && inlinable(u2(at + 1))) lastForeignStatic = pc;
-          if (returnsReference(u2(at + 1))) lastRejected = pc;
+          int ref = u2(at + 1);
+          boolean own = call(m, pc, ref);
+          if (returnsReference(ref)) lastRejected = pc;
+          else if (!own && inlinesMethodsOf(ref)) lastForeignStatic = pc;
         }
         case INVOKE_ON_OBJECT -> {
-          if (!call(m, pc, u2(at + 1))) {
-            if (inlinable(u2(at + 1))) lastForeignOnObject = pc;
-            else lastRejected = pc;
-          } else if (returnsReference(u2(at + 1))) {
-            lastRejected = pc;
-          }
+          int ref = u2(at + 1);
+          boolean own = call(m, pc, ref);
+          if (returnsReference(ref) || !own && !inlinesMethodsOf(ref)) lastRejected = pc;
+          else if (!own) lastForeignOnObject = pc;
         }
         case TABLESWITCH, LOOKUPSWITCH -> {
           int table = start + ((pc + 4) & ~3); // operands are aligned to 4 bytes from the start of the code
@@ -406,12 +406,11 @@ final class LoopPrescan {
   }
 
   /**
-   * Whether the analyzer may inline the method of another class that Methodref entry {@code ref} names: one
-   * that returns a number or nothing, of a class whose methods on objects it inlines
+   * Whether the analyzer may inline methods of the class that Methodref entry {@code ref} names (one that
+   * returns a number or nothing, see {@link #returnsReference}): a class whose methods on objects it inlines
    * ({@link Libraries#inlinesInstanceMethodsOf}; never the JDK's).
    */
-  private boolean inlinable(int ref) {
-    if (returnsReference(ref)) return false;
+  private boolean inlinesMethodsOf(int ref) {
     int owner = u2(cp[u2(cp[ref] + 1)] + 1);
     for (byte[] prefix : LIBRARIES) {
       if (startsWith(owner, prefix)) return false;
