@@ -53,8 +53,7 @@ final class CompilerDirective {
       get.setAccessible(true);
       DynamicMBean bean = (DynamicMBean) get.invoke(null);
       if (bean == null) return false; // this VM runs no diagnostic commands remotely
-      return add(file -> bean.invoke(OPERATION, new Object[] {new String[] {file}},
-          new String[] {String[].class.getName()}), log);
+      return add(bean::invoke, log);
     } catch (Exception | LinkageError e) {
       log.debug("could not add the compiler directive for the transformer directly (" + e + "); later, through the MBean server");
       return false;
@@ -63,23 +62,24 @@ final class CompilerDirective {
 
   /** Adds the directive through the platform MBean server (which it starts if nothing has yet). */
   static void addThroughMBeanServer(Log log) {
-    add(file -> ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
-        OPERATION, new Object[] {new String[] {file}}, new String[] {String[].class.getName()}), log);
+    add((operation, params, signature) -> ManagementFactory.getPlatformMBeanServer()
+        .invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), operation, params, signature), log);
   }
 
-  /** What runs {@code Compiler.directives_add} on a file. */
-  private interface Command {
-    Object run(String file) throws Exception;
+  /** The DiagnosticCommand MBean, however it is reached: invokes one of its operations. */
+  private interface DiagnosticCommands {
+    Object invoke(String operation, Object[] params, String[] signature) throws Exception;
   }
 
-  /** Writes the directive to a temporary file, has {@code command} add it, removes the file; true when added. */
-  private static boolean add(Command command, Log log) {
+  /** Writes the directive to a temporary file, has {@code commands} add it, removes the file; true when added. */
+  private static boolean add(DiagnosticCommands commands, Log log) {
     Path file = null;
     try {
       file = Path.of(System.getProperty("java.io.tmpdir"),
           "looplift-directives-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime()) + ".json");
       Files.writeString(file, C1_ONLY, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      Object out = command.run(file.toString());
+      Object out = commands.invoke(OPERATION, new Object[] {new String[] {file.toString()}},
+          new String[] {String[].class.getName()});
       if (log.debug()) log.debug("compiler directive for the transformer: " + String.valueOf(out).strip());
       return true;
     } catch (Exception | LinkageError e) {
