@@ -32,7 +32,8 @@ import java.util.Optional;
  * that, the times of normal launches are compared with what was measured: when the chosen candidate takes
  * more than {@code driftFactor} times its estimate for {@code driftRuns} launches in a row at one size class
  * (other processes took the cores a parallel kernel was measured with, say), that class is measured again,
- * budget permitting.
+ * budget permitting; a newly chosen candidate's launches count from its first within that factor, or after
+ * {@link #WARM_LAUNCHES} launches when none is.
  *
  * <p>Re-checking: a candidate's point is the fastest of its first runs, which may have been timed on code the
  * JIT had not finished with (the original loop's first runs, typically, when the method holding it is entered
@@ -43,6 +44,15 @@ import java.util.Optional;
  * were kept with it) is not re-checked: a run that knows its kernels measures nothing.
  */
 public final class SelectedKernel {
+  /**
+   * How many launches of a newly chosen candidate at a size class drift leaves out until one of them runs
+   * within drift of its estimate: the candidate may be code this JVM has not compiled yet. A decision loaded
+   * from the store runs cold from its first launch; counted, those launches had it measured again, and the
+   * measurement taken while compiling replaced a good decision (a 2-D stencil on the jvm executor: its first
+   * four launches 2.5 to 11 times its estimate, then within it).
+   */
+  static final int WARM_LAUNCHES = 16;
+
   private final Selector selector;
   private final Measurements m;
   private final List<String> names;
@@ -57,6 +67,8 @@ public final class SelectedKernel {
    */
   private final String[] chosen = new String[64];
   private final int[] sincePick = new int[64];
+  /** Per size class, whether the chosen candidate has run within drift of its estimate since it was chosen. */
+  private final boolean[] reached = new boolean[64];
   /** The size of the latest launch, for the report; null before the first. */
   private Size latest;
   /** With a forced choice nothing is measured; the report shows each candidate's latest run instead. */
@@ -113,6 +125,8 @@ public final class SelectedKernel {
       if (!pick.candidate().equals(chosen[c])) {
         chosen[c] = pick.candidate();
         sincePick[c] = 0;
+        reached[c] = false;
+        slow[c] = 0;
       }
       return choice(pick, size, now);
     }
@@ -184,6 +198,9 @@ public final class SelectedKernel {
     int c = run.sizeClass();
     if (run.nanos() <= s.driftFactor() * e.nanos()) {
       slow[c] = 0;
+      reached[c] = true;
+    } else if (!reached[c] && sincePick[c] < WARM_LAUNCHES) {
+      // Not yet as fast here as measured: still warming up, or slow from the start (counted after these).
     } else if (++slow[c] >= s.driftRuns()) {
       slow[c] = 0;
       m.remeasure(c, live().size() * s.samples());
