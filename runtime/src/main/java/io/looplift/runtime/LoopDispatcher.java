@@ -140,7 +140,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       if (decision.choice().bytecode()) {
         if (!decision.choice().measuring()) {
           settled.put(siteId, SettledBytecode.of(!t.isFlat(), trips, scalars, nParams, arrays,
-              fallbackReason(decision), decision.launchesBeforeDevices(), decision.devices()));
+              fallbackReason(decision), decision.launchesBeforeAsking(), decision.devices()));
         } else {
           settled.remove(siteId);
         }

@@ -41,11 +41,12 @@ final class Selections {
   /**
    * The candidate chosen for one launch and the selection its outcome is reported to.
    *
-   * @param launchesBeforeDevices after how many more launches like this one device executors become candidates
-   *     of the kernel ({@link Long#MAX_VALUE} when that cannot happen any more)
+   * @param launchesBeforeAsking after how many more launches like this one the selection must be asked again:
+   *     device executors become candidates of the kernel, or a re-check is due ({@link Long#MAX_VALUE} for
+   *     neither)
    * @param devices the device executors that were open when the choice was made (see {@link #devices()})
    */
-  record Decision(SelectedKernel selection, Choice choice, long launchesBeforeDevices, List<Offload> devices) {}
+  record Decision(SelectedKernel selection, Choice choice, long launchesBeforeAsking, List<Offload> devices) {}
 
   private static final int KERNELS = 1024;
   /**
@@ -201,7 +202,8 @@ final class Selections {
         s = selection;
       }
       if (s == null) return Optional.empty();
-      return s.choose(launch.trips(), perIteration).map(c -> new Decision(s, c, beforeDevices, devices));
+      return s.choose(launch.trips(), perIteration, declined)
+          .map(c -> new Decision(s, c, Math.min(beforeDevices, c.untilAsked()), devices));
     }
   }
 

@@ -10,8 +10,9 @@ import java.util.Arrays;
  * interpreted, which a program whose loop runs a few times (or whose loop nest the selection keeps as
  * bytecode) would pay on every run. The selection is asked again all the same after at most {@link #RECHECK}
  * launches, sooner when the launches declined meanwhile add up to the work after which devices join the
- * candidates, and at once when a device has opened since; it is told how many launches were declined, whose
- * work counts too. So what it learns later (devices, a re-measurement) still counts. Thread-safe.
+ * candidates or when the selection's next re-check of a candidate that lost is due, and at once when a device
+ * has opened since; it is told how many launches were declined, whose work counts too. So what it learns later
+ * (devices, a re-check, a re-measurement) still counts. Thread-safe.
  */
 final class SettledBytecode {
   /** The most launches of the same shape declined at once before the selection is asked again. */
@@ -42,13 +43,13 @@ final class SettledBytecode {
   /**
    * The shape of a launch of {@code trips} iterations; a nest's also of its parameters and arrays.
    *
-   * @param launchesBeforeDevices after how many more launches of this shape devices join the selection's
-   *     candidates ({@link Long#MAX_VALUE} when they never do)
+   * @param launchesBeforeAsking after how many more launches of this shape the selection must be asked again
+   *     (devices join its candidates, or a re-check is due; {@link Long#MAX_VALUE} for neither)
    * @param devices the device executors open now, compared by identity
    */
   static SettledBytecode of(boolean nest, long trips, long[] scalars, int nParams, Object[] arrays, String reason,
-      long launchesBeforeDevices, Object devices) {
-    long declinable = Math.min(RECHECK, launchesBeforeDevices) - 1;
+      long launchesBeforeAsking, Object devices) {
+    long declinable = Math.min(RECHECK, launchesBeforeAsking) - 1;
     return nest
         ? new SettledBytecode(trips, Arrays.copyOf(scalars, nParams), lengths(arrays), reason, declinable, devices)
         : new SettledBytecode(trips, null, null, reason, declinable, devices);

@@ -218,6 +218,39 @@ class LoopDispatcherTest {
   }
 
   /**
+   * A site whose selection settled on its bytecode after the pool's first run was slow (its kernel still
+   * compiling, another process on a core) is declined without asking for a while, but not past the launch its
+   * re-check is due at: the pool runs again there, is fast now, and takes the site's launches from then on.
+   */
+  @Test
+  void aSiteSettledOnItsBytecodeIsStillRecheckedWhenDue() {
+    AtomicLong now = new AtomicLong();
+    JvmExecutor jvm = new JvmExecutor(2);
+    opened.add(jvm);
+    AtomicLong poolNanos = new AtomicLong(3_000);
+    Executor warming = new Executor() {
+      @Override public String name() { return "jvm"; }
+      @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return jvm.supports(t, o); }
+      @Override public void execute(Launch launch, ExecutionOptions options) throws ExecutionException {
+        jvm.execute(launch, options);
+        now.addAndGet(poolNanos.getAndSet(100));
+      }
+      @Override public void close() {}
+    };
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
+    LoopDispatcher d = measured(measuring, warming, now);
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100_000);
+    double[] b = new double[a.length];
+    for (int i = 0; i < 6; i++) launch(d, id, now, a, b);
+    d.sync();
+    String r = report();
+    assertTrue(r.contains("\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\""), r);
+    assertTrue(r.contains("\"measuringRuns\":3"), "bytecode, the pool, and its re-check at the second launch: " + r);
+    assertArrayEquals(expectedScale(a, 0, 0, a.length, 2.0, a.length), b);
+  }
+
+  /**
    * A site whose selection settled on its bytecode is declined without asking the selection again, yet the
    * work of those launches counts: devices are asked for once it reaches {@link Selections#DEVICE_WORK}, and
    * the site is measured on them as soon as they opened.

@@ -13,8 +13,11 @@ public final class Choice {
   private final String why;
   private final Size size;
   private final long startNanos;
+  private final long untilAsked;
+  private final long startCompiling;
 
-  Choice(String candidate, boolean measuring, boolean recheck, Source source, String why, Size size, long startNanos) {
+  Choice(String candidate, boolean measuring, boolean recheck, Source source, String why, Size size, long startNanos,
+      long untilAsked, long startCompiling) {
     this.candidate = candidate;
     this.measuring = measuring || recheck;
     this.recheck = recheck;
@@ -22,6 +25,13 @@ public final class Choice {
     this.why = why;
     this.size = size;
     this.startNanos = startNanos;
+    this.untilAsked = untilAsked;
+    this.startCompiling = startCompiling;
+  }
+
+  /** The choice of a decision made without measuring. */
+  Choice(Decider.Pick pick, Size size, long startNanos, long untilAsked) {
+    this(pick.candidate(), false, false, pick.source(), pick.why(), size, startNanos, untilAsked, 0);
   }
 
   /** The name of the {@link Candidate} to run: {@link Candidate#BYTECODE}, {@code jvm}, {@code opencl:0}... */
@@ -48,10 +58,21 @@ public final class Choice {
   /** One line saying why this candidate, for the log. */
   public String why() { return why; }
 
+  /**
+   * How many launches of the same size, this one included, may run as this choice without asking again: the
+   * launch after them is due for a re-check (see {@link SelectedKernel}). A caller that runs launches without
+   * asking tells {@link SelectedKernel#choose} how many when it asks again. {@link Long#MAX_VALUE} when nothing
+   * is planned; 1 for a measuring run.
+   */
+  public long untilAsked() { return untilAsked; }
+
   Size size() { return size; }
 
   /** When the choice was made, by the selection's clock. */
   long startNanos() { return startNanos; }
+
+  /** For a measuring run, the JIT's compilation time when the choice was made ({@link Selector.Builder#compiling}). */
+  long startCompiling() { return startCompiling; }
 
   @Override
   public String toString() {

@@ -65,6 +65,8 @@ final class Measurements {
   static final long WARM_NANOS_PER_ITERATION = 2_000;
   /** The most bytecode runs of a kernel set aside as cold; later ones are timed whatever ran before them. */
   static final int COLD_RUNS = 16;
+  /** The most measuring runs of a kernel set aside as disturbed; later ones count whatever ran beside them. */
+  static final int DISTURBED_RUNS = 16;
 
   /** One candidate's measurements. */
   private static final class Data {
@@ -100,6 +102,8 @@ final class Measurements {
   /** Iterations of the kernel's outermost loop run as bytecode in this JVM, and its runs set aside as cold. */
   private long bytecodeIterations;
   private int coldRuns;
+  /** Measuring runs set aside as disturbed ({@link #setAside}). */
+  private int disturbedRuns;
   /** Bumped whenever points or failures change, so that decisions made before are made again. */
   private int version;
 
@@ -374,6 +378,20 @@ final class Measurements {
 
   private static double perWork(Point p) {
     return p.nanos() / (double) p.work();
+  }
+
+  /**
+   * Sets aside a measuring run of {@code candidate} that something else disturbed (the JIT compiled through much
+   * of it): its time counts as measuring cost, not as a sample, and a later launch runs the candidate again.
+   * False, with nothing done, once {@link #DISTURBED_RUNS} runs of this kernel were set aside.
+   */
+  boolean setAside(String candidate, Point run) {
+    if (disturbedRuns >= DISTURBED_RUNS) return false;
+    disturbedRuns++;
+    runs++;
+    runNanos += run.nanos();
+    release(candidates.get(candidate), run.sizeClass());
+    return true;
   }
 
   /**

@@ -40,8 +40,10 @@ import java.util.Optional;
  * once per launch). So after a size class is decided, its 2nd, 8th, 32nd... normal launch (every fourth power
  * of two) runs one candidate that lost there within {@link Measurements#OUT_OF_REACH} of the winner again,
  * as a measuring run: a faster time replaces its point and the class is decided again. These runs count
- * against the measuring budget like the others. A decision persisted from an earlier run (whose re-checks
- * were kept with it) is not re-checked: a run that knows its kernels measures nothing.
+ * against the measuring budget like the others. A caller may run a choice without asking for the launches its
+ * {@link Choice#untilAsked} allows, saying how many when it asks again, so that a re-check still comes on time.
+ * A decision persisted from an earlier run (whose re-checks were kept with it) is not re-checked: a run that
+ * knows its kernels measures nothing.
  */
 public final class SelectedKernel {
   /**
@@ -52,6 +54,14 @@ public final class SelectedKernel {
    * four launches 2.5 to 11 times its estimate, then within it).
    */
   static final int WARM_LAUNCHES = 16;
+  /**
+   * The share of a measuring run's time the JIT may spend compiling (in all its threads together) before the
+   * run is set aside as disturbed (see {@link Measurements#setAside}). In a program's first seconds the
+   * compiler threads take processors from the candidates being measured, from a parallel one most: saxpy
+   * over 2^24 floats on the jvm executor, 2 cores, measured 5.6-9.2 ms in its first launches and runs in
+   * 3.6-4.3 ms from then on, while the original loop measured 5.5-6.1 ms.
+   */
+  static final double DISTURBED = 0.25;
 
   private final Selector selector;
   private final Measurements m;
@@ -67,6 +77,8 @@ public final class SelectedKernel {
    */
   private final String[] chosen = new String[64];
   private final int[] sincePick = new int[64];
+  /** {@link #nextRecheck} when no re-check is due any more; {@link #sincePick} stops counting just below it. */
+  private static final int NEVER = Integer.MAX_VALUE;
   /** Per size class, whether the chosen candidate has run within drift of its estimate since it was chosen. */
   private final boolean[] reached = new boolean[64];
   /** The size of the latest launch, for the report; null before the first. */
@@ -84,24 +96,28 @@ public final class SelectedKernel {
    * The candidate to run a launch of {@code iterations} iterations of the kernel's outermost loop, each doing
    * {@code workPerIteration} (1 for a flat loop; for a nest, the iterations of its inner loops, or an estimate
    * of them). Empty when every candidate has failed on this kernel.
+   *
+   * @param skipped launches of this size the caller ran as the original bytecode without asking, since it was
+   *     last told so here (see {@link Choice#untilAsked}): they count as launches of that choice
    */
-  public Optional<Choice> choose(long iterations, long workPerIteration) {
+  public Optional<Choice> choose(long iterations, long workPerIteration, int skipped) {
     Size size = Size.of(iterations, workPerIteration);
     synchronized (m) {
       latest = size;
-      Choice c = decide(size);
+      if (skipped > 0) m.ranBytecode(iterations * skipped);
+      Choice c = decide(size, Math.max(0, skipped));
       // Measuring runs count when they report; the others run now.
       if (c != null && !c.measuring() && c.bytecode()) m.ranBytecode(iterations);
       return Optional.ofNullable(c);
     }
   }
 
-  private Choice decide(Size size) {
+  private Choice decide(Size size, int skipped) {
     List<String> live = live();
     long now = selector.clock().getAsLong();
     if (live.isEmpty()) return null;
     Selector.Settings s = selector.settings();
-    if (s.forced() != null || live.size() == 1) return choice(settled(live, size), size, now);
+    if (s.forced() != null || live.size() == 1) return new Choice(settled(live, size), size, now, Long.MAX_VALUE);
     if (picksVersion != m.version()) {
       Arrays.fill(picks, null);
       picksVersion = m.version();
@@ -109,15 +125,17 @@ public final class SelectedKernel {
     int c = size.sizeClass();
     boolean remeasuring = m.remeasuring(c, live);
     if (!remeasuring && picks[c] != null) {
-      int n = ++sincePick[c];
-      // n = 2, 8, 32, 128...: a power of two with an odd exponent.
-      String again = picks[c].source() == Source.MEASURED && Integer.bitCount(n) == 1
-          && Integer.numberOfTrailingZeros(n) % 2 == 1
-          ? m.recheck(picks[c].candidate(), live, c, Integer.numberOfTrailingZeros(n) / 2) : null;
+      int before = sincePick[c];
+      int n = (int) Math.min(NEVER - 1, (long) before + 1 + skipped);
+      sincePick[c] = n;
+      int due = nextRecheck(before);
+      String again = picks[c].source() == Source.MEASURED && due <= n
+          ? m.recheck(picks[c].candidate(), live, c, Integer.numberOfTrailingZeros(due) / 2) : null;
       if (again != null) {
-        return new Choice(again, false, true, Source.MEASURED, "re-checking " + again + " at 2^" + c, size, now);
+        return new Choice(again, false, true, Source.MEASURED, "re-checking " + again + " at 2^" + c, size, now, 1,
+            selector.compiling().getAsLong());
       }
-      return choice(picks[c], size, now);
+      return choice(picks[c], size, now, c);
     }
     Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1));
     if (verdict instanceof Pick pick) {
@@ -128,16 +146,28 @@ public final class SelectedKernel {
         reached[c] = false;
         slow[c] = 0;
       }
-      return choice(pick, size, now);
+      return choice(pick, size, now, c);
     }
     int before = m.version();
     String next = m.nextSample(((Measure) verdict).candidates(), c, s.samples());
     if (m.version() != before) selector.persist(m); // a candidate far behind was settled
     if (next != null) {
-      return new Choice(next, true, false, Source.MEASURED, "measuring " + next + " at 2^" + c, size, now);
+      return new Choice(next, true, false, Source.MEASURED, "measuring " + next + " at 2^" + c, size, now, 1,
+          selector.compiling().getAsLong());
     }
     // Every run this class needs is under way in other threads: until they report, the best estimate.
-    return choice(selector.decider().best(live, m::points, size), size, now);
+    return new Choice(selector.decider().best(live, m::points, size), size, now, 1);
+  }
+
+  /**
+   * The launch count since a pick at which its next re-check is due after {@code n}: 2, 8, 32, 128... (powers
+   * of two with an odd exponent), or {@link #NEVER} past the last of them.
+   */
+  static int nextRecheck(int n) {
+    for (int due = 2; due > 0; due <<= 2) {
+      if (due > n) return due;
+    }
+    return NEVER;
   }
 
   /** The decision for a forced choice or a single usable candidate, which nothing measured can change. */
@@ -151,8 +181,11 @@ public final class SelectedKernel {
         + " failed)");
   }
 
-  private static Choice choice(Pick p, Size size, long now) {
-    return new Choice(p.candidate(), false, false, p.source(), p.why(), size, now);
+  /** The choice of {@code p} at size class {@code c}, until the launch its next re-check is due at (if any). */
+  private Choice choice(Pick p, Size size, long now, int c) {
+    int due = p.source() == Source.MEASURED ? nextRecheck(sincePick[c]) : NEVER;
+    long untilAsked = due == NEVER ? Long.MAX_VALUE : due - sincePick[c];
+    return new Choice(p, size, now, untilAsked);
   }
 
   private List<String> live() {
@@ -176,9 +209,12 @@ public final class SelectedKernel {
     Size size = c.size();
     Point run = new Point(size.sizeClass(), size.iterations(), size.work(), Math.max(0, nanos),
         Math.max(0, Math.min(transferNanos, nanos)), false);
+    boolean disturbed = c.measuring() && disturbed(c);
     synchronized (m) {
       if (c.source() == Source.FORCED) {
         forcedRuns.put(c.candidate(), run);
+      } else if (disturbed && m.setAside(c.candidate(), run)) {
+        // Run again by a later launch: this time was not the candidate's own.
       } else if (c.recheck()) {
         if (m.recheck(c.candidate(), run)) selector.persist(m);
       } else if (c.measuring()) {
@@ -187,6 +223,16 @@ public final class SelectedKernel {
         checkDrift(c.candidate(), run);
       }
     }
+  }
+
+  /**
+   * True when the JIT compiled for more than {@link #DISTURBED} of the time since measuring run {@code c} was
+   * chosen: its compiler threads took processors the run would have had.
+   */
+  private boolean disturbed(Choice c) {
+    long compiled = selector.compiling().getAsLong() - c.startCompiling();
+    long elapsed = selector.clock().getAsLong() - c.startNanos();
+    return compiled > DISTURBED * elapsed;
   }
 
   private void checkDrift(String candidate, Point run) {
@@ -239,7 +285,7 @@ public final class SelectedKernel {
       m.drop(c.candidate(), reason);
       if (c.source() != Source.FORCED) selector.persist(m);
     }
-    return choose(c.size().iterations(), c.size().workPerIteration());
+    return choose(c.size().iterations(), c.size().workPerIteration(), 0);
   }
 
   /** What the report says about this kernel: the choice at the size of its latest launch, and the times behind it. */

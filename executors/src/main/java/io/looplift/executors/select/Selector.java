@@ -28,6 +28,7 @@ public final class Selector {
 
   private final Settings settings;
   private final LongSupplier clock;
+  private final LongSupplier compiling;
   private final Decider decider;
   /** Null when nothing is kept on disk. */
   private final SelectionStore store;
@@ -44,6 +45,7 @@ public final class Selector {
     this.settings = new Settings(b.version, b.cores, b.samples, b.driftFactor, b.driftRuns, b.budget, b.warmUp,
         b.forced);
     this.clock = b.clock;
+    this.compiling = b.compiling;
     this.decider = new Decider(b.trust);
     this.store = b.directory == null || b.forced != null ? null : new SelectionStore(b.directory, b.warnings);
     this.writer = b.writer;
@@ -103,6 +105,8 @@ public final class Selector {
 
   LongSupplier clock() { return clock; }
 
+  LongSupplier compiling() { return compiling; }
+
   Decider decider() { return decider; }
 
   /**
@@ -128,6 +132,7 @@ public final class Selector {
     private final String version;
     private final int cores;
     private LongSupplier clock = System::nanoTime;
+    private LongSupplier compiling = () -> 0;
     private Path directory;
     private Consumer<String> warnings = line -> System.err.println("looplift: " + line);
     private Executor writer = Runnable::run;
@@ -149,6 +154,15 @@ public final class Selector {
     /** Nanoseconds, for {@link SelectedKernel#record(Choice)}; {@code System::nanoTime} unless set. */
     public Builder clock(LongSupplier clock) {
       this.clock = clock;
+      return this;
+    }
+
+    /**
+     * The JIT compiler's work so far, in nanoseconds of compilation (all compiler threads together), for
+     * {@link SelectedKernel#DISTURBED}; nothing counts as disturbed unless set.
+     */
+    public Builder compiling(LongSupplier compiling) {
+      this.compiling = compiling;
       return this;
     }
 

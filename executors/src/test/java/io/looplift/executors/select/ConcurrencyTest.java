@@ -45,7 +45,7 @@ class ConcurrencyTest {
         done.add(pool.submit((Callable<Void>) () -> {
           for (int i = 0; i < 2_000; i++) {
             long n = sizes[(i + seed) % sizes.length];
-            Choice c = selector.kernel(KEY, candidates).choose(n, 1).orElseThrow();
+            Choice c = selector.kernel(KEY, candidates).choose(n, 1, 0).orElseThrow();
             if (c.measuring()) {
               String at = (c.recheck() ? "re-check of " : "") + c.candidate() + " at " + n;
               measuring.computeIfAbsent(at, x -> new AtomicInteger()).incrementAndGet();
@@ -65,6 +65,6 @@ class ConcurrencyTest {
     measuring.forEach((at, runs) -> assertTrue(runs.get() <= (at.startsWith("re-check") ? 6 : 3), at + ": " + runs));
     assertEquals(measuring.values().stream().mapToInt(AtomicInteger::get).sum(), k.report().measuringRuns());
     String[] best = {"bytecode", "jvm", "opencl:0", "opencl:0"};
-    for (int s = 0; s < sizes.length; s++) assertEquals(best[s], k.choose(sizes[s], 1).orElseThrow().candidate());
+    for (int s = 0; s < sizes.length; s++) assertEquals(best[s], k.choose(sizes[s], 1, 0).orElseThrow().candidate());
   }
 }

@@ -77,10 +77,10 @@ class CrossoverTest {
   void theFastestOfTheRunsCountsSoWarmUpDoesNotDecide() {
     sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
-    Choice bytecode = k.choose(1 << 20, 1).orElseThrow();
+    Choice bytecode = k.choose(1 << 20, 1, 0).orElseThrow();
     assertEquals("bytecode", bytecode.candidate());
     k.record(bytecode, 1 << 20, 0);
-    Choice first = k.choose(1 << 20, 1).orElseThrow();
+    Choice first = k.choose(1 << 20, 1, 0).orElseThrow();
     assertEquals("jvm", first.candidate());
     k.record(first, 50_000_000, 0); // a cold first run, 20 times its speed once compiled
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
@@ -203,7 +203,7 @@ class CrossoverTest {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     sim.settle(k, 1 << 24);
     // 256 rows of 65,536 inner iterations each is the same work: no new measurement.
-    Choice c = k.choose(256, 1 << 16).orElseThrow();
+    Choice c = k.choose(256, 1 << 16, 0).orElseThrow();
     assertFalse(c.measuring());
     assertEquals("jvm", c.candidate());
   }

@@ -44,22 +44,22 @@ class FailureTest {
   @Test
   void anAbandonedMeasuringRunIsHandedOutAgainAndTheCandidateStays() {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
-    Choice first = k.choose(1 << 20, 1).orElseThrow();
+    Choice first = k.choose(1 << 20, 1, 0).orElseThrow();
     assertEquals("bytecode", first.candidate());
     k.abandon(first); // the original loop threw the program's own exception
-    assertEquals("bytecode", k.choose(1 << 20, 1).orElseThrow().candidate(), "its turn again");
+    assertEquals("bytecode", k.choose(1 << 20, 1, 0).orElseThrow().candidate(), "its turn again");
     assertEquals(Map.of(), k.report().dropped());
   }
 
   @Test
   void whenEveryCandidateFailedThereIsNothingToRun() {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(JVM, OPENCL));
-    Choice c = k.choose(1 << 20, 1).orElseThrow();
+    Choice c = k.choose(1 << 20, 1, 0).orElseThrow();
     Optional<Choice> next = k.failed(c, "boom");
     assertTrue(next.isPresent());
     assertEquals("the only candidate left ([" + c.candidate() + "] failed)", next.get().why());
     assertEquals(Optional.empty(), k.failed(next.get(), "boom"));
-    assertEquals(Optional.empty(), k.choose(1 << 20, 1));
+    assertEquals(Optional.empty(), k.choose(1 << 20, 1, 0));
     assertEquals("every candidate failed", k.report().why());
   }
 }

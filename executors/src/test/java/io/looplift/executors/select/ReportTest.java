@@ -44,7 +44,7 @@ class ReportTest {
     long n = 1 << 20;
     // The runtime times an OpenCL launch itself, with the part spent on transfers.
     for (int i = 0; i < 9; i++) {
-      Choice c = k.choose(n, 1).orElseThrow();
+      Choice c = k.choose(n, 1, 0).orElseThrow();
       if (c.candidate().equals("opencl:0")) {
         k.record(c, 300_000, 250_000);
       } else {

@@ -35,10 +35,18 @@ final class Simulated {
   static final KernelKey KEY = KernelKey.of(ADD, Map.of("app.Main", "hash-1"));
 
   long now = 1_000_000;
+  /** The simulated JIT's compilation time so far ({@link Selector.Builder#compiling}). */
+  long compiled;
+  /** Per candidate: how many of its next runs the JIT compiles through, and for what share of their time. */
+  private final Map<String, Integer> disturbedRuns = new HashMap<>();
+  private final Map<String, Double> disturbedShare = new HashMap<>();
   private final Map<String, LongUnaryOperator> costs = new HashMap<>();
   private final Set<String> failing = new HashSet<>();
   /** The iterations of the launch being run. */
   private long iterations;
+  /** For {@link #launchAsTold}: launches still to run without asking, and those run so since it last asked. */
+  private long unasked;
+  private int skipped;
   /** Every candidate that ran, in order; measuring runs marked with a trailing {@code *}. */
   final List<String> ran = new ArrayList<>();
 
@@ -72,6 +80,13 @@ final class Simulated {
     return this;
   }
 
+  /** The JIT compiles through {@code share} of the time of {@code candidate}'s next {@code runs} runs. */
+  Simulated compilingDuring(Candidate candidate, int runs, double share) {
+    disturbedRuns.put(candidate.name(), runs);
+    disturbedShare.put(candidate.name(), share);
+    return this;
+  }
+
   /** {@code candidate} throws from now on. */
   Simulated failing(Candidate candidate) {
     failing.add(candidate.name());
@@ -80,7 +95,7 @@ final class Simulated {
 
   /** A selector on this clock whose bytecode runs count from the first: the JIT's warm-up is left to the tests of it. */
   Selector.Builder selector() {
-    return Selector.builder("1.0", 8).clock(() -> now).warmUp(0);
+    return Selector.builder("1.0", 8).clock(() -> now).compiling(() -> compiled).warmUp(0);
   }
 
   /** One launch of {@code work} iterations: choose, run (or fail and run the next choice), record. */
@@ -90,11 +105,39 @@ final class Simulated {
 
   /** One launch of {@code iterations} iterations doing {@code perIteration} work each. */
   Choice launch(SelectedKernel k, long iterations, long perIteration) {
+    return launch(k, iterations, perIteration, 0);
+  }
+
+  /**
+   * One launch of {@code work} iterations by a caller that, as the runtime does, runs the original bytecode
+   * without asking for as long as a choice of it allows ({@link Choice#untilAsked}) and then says how many
+   * launches it ran so; returns the choice, or null for a launch run without asking.
+   */
+  Choice launchAsTold(SelectedKernel k, long work) {
+    if (unasked > 0) {
+      unasked--;
+      skipped++;
+      now += costs.get(Candidate.BYTECODE).applyAsLong(work);
+      ran.add(Candidate.BYTECODE);
+      return null;
+    }
+    Choice c = launch(k, work, 1, skipped);
+    skipped = 0;
+    if (c.bytecode() && !c.measuring()) unasked = c.untilAsked() - 1;
+    return c;
+  }
+
+  private Choice launch(SelectedKernel k, long iterations, long perIteration, int skipped) {
     long work = iterations * perIteration;
-    Choice c = k.choose(iterations, perIteration).orElseThrow();
+    Choice c = k.choose(iterations, perIteration, skipped).orElseThrow();
     while (failing.contains(c.candidate())) c = k.failed(c, c.candidate() + " threw").orElseThrow();
     this.iterations = iterations;
-    now += costs.get(c.candidate()).applyAsLong(work);
+    long took = costs.get(c.candidate()).applyAsLong(work);
+    now += took;
+    if (disturbedRuns.getOrDefault(c.candidate(), 0) > 0) {
+      disturbedRuns.merge(c.candidate(), -1, Integer::sum);
+      compiled += (long) (disturbedShare.get(c.candidate()) * took);
+    }
     k.record(c);
     ran.add(c.candidate() + (c.measuring() ? "*" : ""));
     return c;
