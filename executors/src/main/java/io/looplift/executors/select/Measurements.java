@@ -65,8 +65,11 @@ final class Measurements {
   static final long WARM_NANOS_PER_ITERATION = 2_000;
   /** The most bytecode runs of a kernel set aside as cold; later ones are timed whatever ran before them. */
   static final int COLD_RUNS = 16;
-  /** The most measuring runs of a kernel set aside as disturbed; later ones count whatever ran beside them. */
-  static final int DISTURBED_RUNS = 16;
+  /**
+   * The most measuring runs of a kernel set aside as disturbed; later ones count whatever ran beside them. Few:
+   * a program that runs a kernel a dozen times should see its measurement end (and kept for the next run).
+   */
+  static final int DISTURBED_RUNS = 6;
 
   /** One candidate's measurements. */
   private static final class Data {

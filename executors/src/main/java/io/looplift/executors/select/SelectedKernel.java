@@ -62,6 +62,11 @@ public final class SelectedKernel {
    * 3.6-4.3 ms from then on, while the original loop measured 5.5-6.1 ms.
    */
   static final double DISTURBED = 0.25;
+  /**
+   * The shortest measuring run {@link #DISTURBED} applies to: HotSpot counts compilation time in whole
+   * milliseconds, so a shorter run would be disturbed by any compilation that ended in it.
+   */
+  static final long DISTURBED_MIN_NANOS = 4_000_000;
 
   private final Selector selector;
   private final Measurements m;
@@ -232,7 +237,7 @@ public final class SelectedKernel {
   private boolean disturbed(Choice c) {
     long compiled = selector.compiling().getAsLong() - c.startCompiling();
     long elapsed = selector.clock().getAsLong() - c.startNanos();
-    return compiled > DISTURBED * elapsed;
+    return elapsed >= DISTURBED_MIN_NANOS && compiled > DISTURBED * elapsed;
   }
 
   private void checkDrift(String candidate, Point run) {

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /** Measuring runs the JIT compiled through are run again: their times were not the candidate's own. */
 class DisturbedTest {
-  private static final long N = 1 << 20;
+  /** Launches of 8 ms and more: long enough for compilation time counted in whole milliseconds. */
+  private static final long N = 1 << 23;
 
   /** The pool's first three runs share the processors with the JIT and take four times as long as later ones. */
   private static Simulated firstPoolRunsBesideTheJit(double share) {
@@ -35,7 +36,15 @@ class DisturbedTest {
   }
 
   @Test
-  void atMostSixteenRunsOfAKernelAreSetAside() {
+  void runsTooShortForTheJitsMillisecondsAreNeverSetAside() {
+    Simulated sim = firstPoolRunsBesideTheJit(0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate(), "1 ms launches: the pool's slow runs count");
+    assertEquals(6, sim.measuringRuns());
+  }
+
+  @Test
+  void atMostSixRunsOfAKernelAreSetAside() {
     Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).cost(JVM, 0, 1.2).compilingDuring(JVM, 1000, 0.5);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, N).candidate(), "the pool measured after all, beside the JIT");
