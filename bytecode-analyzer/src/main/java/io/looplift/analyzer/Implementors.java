@@ -72,9 +72,10 @@ public final class Implementors implements Implementations {
   public List<Caller> classLoaded(byte[] classfile, ClassLoader loader) {
     byte[][] methods = wantedMethods;
     if (methods.length == 0) return List.of();
-    ClassNode cn = new ClassNode();
+    ClassNode cn;
     try {
       if (!declaresOneOf(classfile, methods)) return List.of();
+      cn = new ClassNode();
       new ClassReader(classfile).accept(cn, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     } catch (RuntimeException e) {
       return List.of();
