@@ -1,5 +1,9 @@
 package io.looplift.analyzer;
 
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -8,6 +12,9 @@ import java.util.Arrays;
  * program loads ({@link LoopPrescan}, {@link Implementors}) and must stay cheaper than any parser.
  */
 final class ClassFileBytes {
+  /** The name of the attribute holding a method's code, as its Utf8 entry holds it. */
+  static final byte[] CODE = "Code".getBytes(StandardCharsets.US_ASCII);
+
   private ClassFileBytes() {}
 
   /**
@@ -63,6 +70,20 @@ final class ClassFileBytes {
   /** Whether the Utf8 entry whose tag is at offset {@code at} holds exactly {@code utf8} (modified UTF-8). */
   static boolean utf8Equals(byte[] b, int at, byte[] utf8) {
     return u2(b, at + 1) == utf8.length && Arrays.equals(b, at + 3, at + 3 + utf8.length, utf8, 0, utf8.length);
+  }
+
+  /**
+   * The string the Utf8 entry whose tag is at offset {@code at} holds.
+   *
+   * @throws IllegalArgumentException when its bytes are not modified UTF-8
+   */
+  static String utf8(byte[] b, int at) {
+    try {
+      // The entry's length and modified UTF-8 bytes are what readUTF reads.
+      return new DataInputStream(new ByteArrayInputStream(b, at + 1, 2 + u2(b, at + 1))).readUTF();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("malformed Utf8 entry", e);
+    }
   }
 
   static int u2(byte[] b, int p) {

@@ -1,9 +1,6 @@
 package io.looplift.analyzer;
 
 import io.looplift.bridge.LoopBridge;
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -37,7 +34,6 @@ import java.util.BitSet;
  * instance per class file.
  */
 final class LoopPrescan {
-  private static final byte[] CODE = "Code".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] BRIDGE = LoopBridge.INTERNAL_NAME.getBytes(StandardCharsets.US_ASCII);
 
   // What scanCode does with an instruction, by opcode.
@@ -180,13 +176,7 @@ final class LoopPrescan {
 
   /** The internal name of the class. */
   String className() {
-    int at = cp[thisName];
-    try {
-      // The entry's length and modified UTF-8 bytes are what readUTF reads.
-      return new DataInputStream(new ByteArrayInputStream(b, at + 1, 2 + u2(at + 1))).readUTF();
-    } catch (IOException e) {
-      throw new IllegalArgumentException("malformed class name", e);
-    }
+    return ClassFileBytes.utf8(b, cp[thisName]);
   }
 
   /** The candidates with a loop that may be offloaded, by position. */
@@ -230,7 +220,7 @@ final class LoopPrescan {
       p += 8;
       for (int a = 0; a < attributes; a++) {
         int length = u4(p + 2);
-        if (utf8Equals(u2(p), CODE)) scanCode(m, p + 14, u4(p + 10));
+        if (utf8Equals(u2(p), ClassFileBytes.CODE)) scanCode(m, p + 14, u4(p + 10));
         p += 6 + length;
       }
       if (callsBridge) {

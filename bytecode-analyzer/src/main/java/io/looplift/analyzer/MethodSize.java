@@ -9,7 +9,6 @@ import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
-import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
@@ -67,15 +66,29 @@ final class MethodSize {
     return end.getOffset();
   }
 
-  /** Those of {@code methods} (name and descriptor) whose code in class file {@code classfile} is past the limit. */
+  /**
+   * Those of {@code methods} (name and descriptor) whose code in class file {@code classfile} is past the
+   * limit, read from their Code attributes' lengths.
+   */
   static List<String> pastLimit(byte[] classfile, Collection<String> methods) {
-    ClassReader cr = new ClassReader(classfile);
-    ClassNode cn = new ClassNode();
-    cr.accept(cn, ClassReader.SKIP_FRAMES | ClassReader.SKIP_DEBUG);
+    int[] cp = ClassFileBytes.constantPool(classfile);
+    int p = ClassFileBytes.methodsAt(classfile, ClassFileBytes.fieldsAt(classfile, cp[cp.length - 1]));
+    int count = ClassFileBytes.u2(classfile, p);
+    p += 2;
     List<String> past = new ArrayList<>();
-    for (MethodNode mn : cn.methods) {
-      String key = mn.name + mn.desc;
-      if (methods.contains(key) && !withinLimit(mn, cr)) past.add(key);
+    for (int m = 0; m < count; m++) {
+      String key = ClassFileBytes.utf8(classfile, cp[ClassFileBytes.u2(classfile, p + 2)])
+          + ClassFileBytes.utf8(classfile, cp[ClassFileBytes.u2(classfile, p + 4)]);
+      int attributes = ClassFileBytes.u2(classfile, p + 6);
+      p += 8;
+      for (int a = 0; a < attributes; a++) {
+        // Code: name, length, max_stack, max_locals, then the code's length in bytes.
+        if (ClassFileBytes.utf8Equals(classfile, cp[ClassFileBytes.u2(classfile, p)], ClassFileBytes.CODE)
+            && ClassFileBytes.u4(classfile, p + 10) > HUGE_METHOD_LIMIT && methods.contains(key)) {
+          past.add(key);
+        }
+        p += 6 + ClassFileBytes.u4(classfile, p + 2);
+      }
     }
     return past;
   }
