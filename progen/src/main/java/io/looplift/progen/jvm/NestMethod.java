@@ -50,6 +50,8 @@ final class NestMethod {
   private static final int SHARED = -1;
   /** The instance of a loop run once for all instances of a block. */
   private static final int ALL = -2;
+  /** The instance of the lane a lane loop is in (see {@link Jam#inLanes}). */
+  private static final int LANE = 0;
 
   /** A value for one instance of a jammed block, or for all ({@link #SHARED}). */
   private record Key(Val val, int instance) {}
@@ -67,6 +69,8 @@ final class NestMethod {
   private final Deque<Set<Key>> scopes = new ArrayDeque<>();
   private final int[] arrayLocals;
   private final int[] accLocals;
+  /** The locals holding the arrays by lane of the jams in lanes: carried values and lane values. */
+  private final Map<Val, Integer> laneArrays = new HashMap<>();
   private final NodeEmitter.Operands[] instances = new NodeEmitter.Operands[Jam.WIDTH + 1];
   private int nextLocal = TO + 1;
   private MethodVisitor mv;
@@ -121,6 +125,7 @@ final class NestMethod {
     mv.visitVarInsn(ILOAD, TO);
     mv.visitJumpInsn(IF_ICMPGE, exit);
     prologue();
+    laneArrays();
     scopes.push(new HashSet<>());
     if (band != null) {
       // Invariant (see NestDimension): evaluated once, where Java would evaluate them in every outer iteration.
@@ -162,6 +167,29 @@ final class NestMethod {
       accLocals[j] = newLocal(type.isWide() ? 2 : 1);
       code.decode(ACCS, j, type);
       mv.visitVarInsn(storeOp(type), accLocals[j]);
+    }
+  }
+
+  /** Allocates the arrays by lane of every jam in lanes, once per kernel run. */
+  private void laneArrays() {
+    for (Jam j : jams.values()) {
+      if (!j.inLanes()) continue;
+      Loop loop = j.lanesOf().loop();
+      List<Val> values = new ArrayList<>(j.laneValues());
+      for (int s = 0; s < loop.carried().size(); s++) values.add(carriedVal(loop, s));
+      for (Val v : values) {
+        if (laneArrays.containsKey(v)) continue;
+        int local = newLocal(1);
+        code.pushInt(Jam.LANES);
+        mv.visitIntInsn(NEWARRAY, switch (v.node().type().stackType()) {
+          case LONG -> T_LONG;
+          case FLOAT -> T_FLOAT;
+          case DOUBLE -> T_DOUBLE;
+          default -> T_INT;
+        });
+        mv.visitVarInsn(ASTORE, local);
+        laneArrays.put(v, local);
+      }
     }
   }
 
@@ -429,6 +457,10 @@ final class NestMethod {
    * agree, one iteration at a time otherwise.
    */
   private void blocks(Jam own, int var, int remaining, Runnable pushStep) {
+    if (own.inLanes()) {
+      lanes(own, var, remaining, pushStep);
+      return;
+    }
     Level l = own.level();
     Label top = new Label();
     Label single = new Label();
@@ -476,6 +508,154 @@ final class NestMethod {
     mv.visitIincInsn(remaining, -1);
     mv.visitJumpInsn(GOTO, top);
     mv.visitLabel(done);
+  }
+
+  /**
+   * The iterations of level {@code own.level()} jammed in lanes, its variable in local {@code var} and the
+   * number left in local {@code remaining}, in blocks of up to {@link Jam#LANES}: for each lane in turn, the
+   * segment before the inner loop and its carried values' initial values; the inner loop's bounds, and where
+   * it runs, each lane's lane values; the inner loop, each iteration computing what is the same for all lanes
+   * and then running the lane loop; then for each lane in turn, the segment after it. Every lane performs its
+   * iteration's operations in Java's order.
+   */
+  private void lanes(Jam own, int var, int remaining, Runnable pushStep) {
+    Level l = own.level();
+    Level inner = own.lanesOf();
+    Loop loop = inner.loop();
+    List<Part> parts = l.parts();
+    int count = newLocal(1);
+    int lane = newLocal(1);
+    Label top = new Label();
+    Label done = new Label();
+    mv.visitLabel(top);
+    mv.visitVarInsn(ILOAD, remaining);
+    mv.visitJumpInsn(IFLE, done);
+    mv.visitVarInsn(ILOAD, remaining);
+    code.pushInt(Jam.LANES);
+    mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "min", "(II)I", false);
+    mv.visitVarInsn(ISTORE, count);
+    jam = own;
+    scopes.push(new HashSet<>());
+    eachLane(lane, count, var, pushStep, () -> {
+      if (parts.size() == 3) segment(l, (Part.Segment) parts.get(0), false, LANE);
+      for (int s = 0; s < loop.carried().size(); s++) {
+        Carried cv = loop.carried().get(s);
+        ensure(Val.of(cv.init()), LANE);
+        toLane(carriedVal(loop, s), lane, cv.init());
+      }
+    });
+    Label skip = new Label();
+    scopes.push(new HashSet<>());
+    ensure(Val.of(loop.start()), SHARED);
+    ensure(Val.of(loop.limit()), SHARED);
+    int j = slot(key(Val.of(inner.var()), SHARED));
+    push(loop.start(), SHARED);
+    mv.visitVarInsn(ISTORE, j);
+    mv.visitVarInsn(ILOAD, j);
+    push(loop.limit(), SHARED);
+    mv.visitJumpInsn(compareJump(exitCond(loop).negate()), skip);
+    for (Val v : hoisting.preheader(inner)) {
+      if (!own.dependent(v)) ensure(v, SHARED);
+    }
+    eachLane(lane, count, var, pushStep, () -> {
+      for (Val v : own.laneValues()) {
+        ensure(v, LANE);
+        toLane(v, lane, v.node());
+      }
+    });
+    loopBack(inner, SHARED, () -> {
+      scopes.push(new HashSet<>());
+      for (Node f : inner.finals()) {
+        for (Val v : Val.postOrder(Val.of(f))) {
+          if (!v.isLeaf() && !own.dependent(v)) ensure(v, SHARED);
+        }
+      }
+      eachLane(lane, count, var, pushStep, () -> {
+        for (Val v : own.laneValues()) fromLane(v, lane);
+        for (int s = 0; s < loop.carried().size(); s++) fromLane(carriedVal(loop, s), lane);
+        List<Node> updates = inner.finals();
+        for (Node f : updates) ensure(Val.of(f), LANE);
+        for (int s = 0; s < updates.size(); s++) toLane(carriedVal(loop, s), lane, updates.get(s));
+      });
+      scopes.pop();
+    });
+    mv.visitLabel(skip);
+    scopes.pop();
+    eachLane(lane, count, var, pushStep, () -> {
+      for (int s = 0; s < loop.carried().size(); s++) fromLane(carriedVal(loop, s), lane);
+      segment(l, (Part.Segment) parts.get(parts.size() - 1), true, LANE);
+    });
+    scopes.pop();
+    jam = null;
+    mv.visitVarInsn(ILOAD, var);
+    pushStep.run();
+    mv.visitVarInsn(ILOAD, count);
+    mv.visitInsn(IMUL);
+    mv.visitInsn(IADD);
+    mv.visitVarInsn(ISTORE, var);
+    mv.visitVarInsn(ILOAD, remaining);
+    mv.visitVarInsn(ILOAD, count);
+    mv.visitInsn(ISUB);
+    mv.visitVarInsn(ISTORE, remaining);
+    mv.visitJumpInsn(GOTO, top);
+    mv.visitLabel(done);
+  }
+
+  /**
+   * A lane loop: {@code body} for each lane of the block, local {@code lane} counting them from 0 to local
+   * {@code count}, with the jammed level's variable of the lane ({@code var + lane * step}) set first.
+   */
+  private void eachLane(int lane, int count, int var, Runnable pushStep, Runnable body) {
+    Label top = new Label();
+    Label end = new Label();
+    mv.visitInsn(ICONST_0);
+    mv.visitVarInsn(ISTORE, lane);
+    mv.visitVarInsn(ILOAD, lane);
+    mv.visitVarInsn(ILOAD, count);
+    mv.visitJumpInsn(IF_ICMPGE, end);
+    mv.visitLabel(top);
+    scopes.push(new HashSet<>());
+    mv.visitVarInsn(ILOAD, var);
+    mv.visitVarInsn(ILOAD, lane);
+    pushStep.run();
+    mv.visitInsn(IMUL);
+    mv.visitInsn(IADD);
+    mv.visitVarInsn(ISTORE, slot(key(Val.of(jam.level().var()), LANE)));
+    body.run();
+    scopes.pop();
+    mv.visitIincInsn(lane, 1);
+    mv.visitVarInsn(ILOAD, lane);
+    mv.visitVarInsn(ILOAD, count);
+    mv.visitJumpInsn(IF_ICMPLT, top);
+    mv.visitLabel(end);
+  }
+
+  /** Stores {@code value} (computed for the lane) into the lane's element of {@code v}'s array by lane. */
+  private void toLane(Val v, int lane, Node value) {
+    mv.visitVarInsn(ALOAD, laneArrays.get(v));
+    mv.visitVarInsn(ILOAD, lane);
+    push(value, LANE);
+    mv.visitInsn(IASTORE + laneOffset(v));
+  }
+
+  /** Makes {@code v}'s value for the lane, from its array by lane, available in the current scope. */
+  private void fromLane(Val v, int lane) {
+    Key k = key(v, LANE);
+    mv.visitVarInsn(ALOAD, laneArrays.get(v));
+    mv.visitVarInsn(ILOAD, lane);
+    mv.visitInsn(IALOAD + laneOffset(v));
+    mv.visitVarInsn(storeOp(v.node().type()), slot(k));
+    scopes.peek().add(k);
+  }
+
+  /** The offset from the int array instructions to those of {@code v}'s array by lane. */
+  private static int laneOffset(Val v) {
+    return switch (v.node().type().stackType()) {
+      case LONG -> LALOAD - IALOAD;
+      case FLOAT -> FALOAD - IALOAD;
+      case DOUBLE -> DALOAD - IALOAD;
+      default -> 0;
+    };
   }
 
   /** Jumps to {@code fail} unless every checked loop has the same predicate and bounds for all instances. */
@@ -568,7 +748,11 @@ final class NestMethod {
   }
 
   private int carriedSlot(Loop loop, int s, int u) {
-    return slot(key(Val.of(new CarriedVar(loop.id(), s, loop.carried().get(s).type())), u));
+    return slot(key(carriedVal(loop, s), u));
+  }
+
+  private static Val carriedVal(Loop loop, int s) {
+    return Val.of(new CarriedVar(loop.id(), s, loop.carried().get(s).type()));
   }
 
   private boolean available(Key k) {

@@ -80,8 +80,20 @@ class JamTest {
   }
 
   @Test
-  void aLoopBoundByASquareRootsThroughputIsNotJammed() {
+  void aLoopBoundByASquareRootsThroughputIsJammedInLanesNotByFour() {
+    // s += sqrt(x[j] + x[i]): x[i] is the lane's own, computed once per lane before the j loop.
     Node term = Unary.of(UnaryOp.SQRT, add(x(new LoopVar(1)), x(I)));
+    Map<Level, Jam> jams = plan(outer(sum(1, Cond.LT, N, term), false));
+    assertEquals(1, jams.size());
+    Jam jam = jams.values().iterator().next();
+    assertTrue(jam.inLanes());
+    assertEquals(List.of(Val.of(x(I))), jam.laneValues());
+  }
+
+  @Test
+  void aLoadThatDependsOnTheLaneAndTheInnerLoopKeepsItOutOfLanes() {
+    // s += sqrt(x[i + j]): in a lane loop this load would stop C2 from vectorizing it.
+    Node term = Unary.of(UnaryOp.SQRT, x(add(I, new LoopVar(1))));
     assertTrue(plan(outer(sum(1, Cond.LT, N, term), false)).isEmpty());
   }
 

@@ -3,6 +3,7 @@ package io.looplift.progen.jvm;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.Acc;
 import io.looplift.ir.Binary;
@@ -11,6 +12,7 @@ import io.looplift.ir.Carried;
 import io.looplift.ir.CarriedVar;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
 import io.looplift.ir.Index;
 import io.looplift.ir.Interpreter;
 import io.looplift.ir.Load;
@@ -23,6 +25,8 @@ import io.looplift.ir.Param;
 import io.looplift.ir.Reduction;
 import io.looplift.ir.Store;
 import io.looplift.ir.Type;
+import io.looplift.ir.Unary;
+import io.looplift.ir.UnaryOp;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,6 +166,85 @@ class NestKernelGeneratorTest {
         List.of(new Reduction(0, Type.DOUBLE, add(mul(acc, Const.ofDouble(2)), new LoopOut(1, 0, Type.DOUBLE)), null, null)),
         List.of(), false);
     assertThrows(IllegalArgumentException.class, () -> NestKernelGenerator.generate(chained, "io/looplift/progen/jvm/C", true, true));
+  }
+
+  /**
+   * {@code for i: { z[i] = p[i] * 2; double s = 0, c = 0; for j < n: { double d = p[j] - p[i]; s += 1 / (d * d + 1);
+   * c += sqrt(d * d); } y[i] = s; acc += c; }}: a pairwise sum bound by division and square root, jammed in lanes.
+   */
+  private static LoopTemplate pairwise() {
+    Node n = new Param(0, Type.INT);
+    Node j = new LoopVar(1);
+    Node d = Binary.of(BinaryOp.SUB, new Load(0, Type.DOUBLE, j, null, 1), new Load(0, Type.DOUBLE, I, null, 1));
+    Node dd = mul(d, d);
+    Node s = new CarriedVar(1, 0, Type.DOUBLE);
+    Node c = new CarriedVar(1, 1, Type.DOUBLE);
+    Loop inner = new Loop(1, ZERO, n, Cond.LT, 1, List.of(
+        new Carried(Type.DOUBLE, Const.ofDouble(0), add(s, Binary.of(BinaryOp.DIV, Const.ofDouble(1), add(dd, Const.ofDouble(1))))),
+        new Carried(Type.DOUBLE, Const.ofDouble(0), add(c, Unary.of(UnaryOp.SQRT, dd)))), List.of(), Const.TRUE, false);
+    Store z = new Store(2, Type.DOUBLE, I, mul(new Load(0, Type.DOUBLE, I, null, 1), Const.ofDouble(2)), Const.TRUE);
+    Store y = new Store(1, Type.DOUBLE, I, new LoopOut(1, 0, Type.DOUBLE), Const.TRUE);
+    Reduction acc = new Reduction(0, Type.DOUBLE, add(new Acc(0, Type.DOUBLE), new LoopOut(1, 1, Type.DOUBLE)), null, null);
+    return new LoopTemplate(List.of(Type.DOUBLE, Type.DOUBLE, Type.DOUBLE), List.of(Type.INT), List.of(Type.DOUBLE),
+        List.of(z, inner, y), List.of(acc), List.of(), false);
+  }
+
+  /**
+   * {@code for i: for j (parallel): { float fx = 0; for k < n: { float dx = px[k] - px[j] + i; fx += dx / (float)
+   * sqrt(dx * dx + 1); } f[i * n + j] = fx; }}: lanes at a level inside the outermost loop, over floats.
+   */
+  private static LoopTemplate forces() {
+    Node n = new Param(0, Type.INT);
+    Node j = new LoopVar(1);
+    Node k = new LoopVar(2);
+    Node dx = add(Binary.of(BinaryOp.SUB, new Load(0, Type.FLOAT, k, null, 1), new Load(0, Type.FLOAT, j, null, 1)),
+        Convert.of(I, Type.FLOAT));
+    Node root = Convert.of(Unary.of(UnaryOp.SQRT, Convert.of(add(mul(dx, dx), Const.ofFloat(1)), Type.DOUBLE)), Type.FLOAT);
+    Node fx = new CarriedVar(2, 0, Type.FLOAT);
+    Loop kLoop = new Loop(2, ZERO, n, Cond.LT, 1, List.of(new Carried(Type.FLOAT, Const.ofFloat(0),
+        add(fx, Binary.of(BinaryOp.DIV, dx, root)))), List.of(), Const.TRUE, false);
+    Store f = new Store(1, Type.FLOAT, add(mul(I, n), j), new LoopOut(2, 0, Type.FLOAT), Const.TRUE);
+    Loop jLoop = new Loop(1, ZERO, n, Cond.LT, 1, List.of(), List.of(kLoop, f), Const.TRUE, true);
+    return new LoopTemplate(List.of(Type.FLOAT, Type.FLOAT), List.of(Type.INT), List.of(), List.of(jLoop), List.of(),
+        List.of(), false);
+  }
+
+  @Test
+  void laneKernelsComputeWhatTheInterpreterComputes() throws Exception {
+    Random rnd = new Random(11);
+    NestKernel pairwise = define(pairwise(), true);
+    NestKernel forces = define(forces(), true);
+    assertTrue(allocatesLaneArrays(pairwise()) && allocatesLaneArrays(forces()), "both are jammed in lanes");
+    // Fewer lanes than a block, a block and one more, several blocks and a remainder; two ranges as two chunks.
+    for (int n : new int[] {1, 5, Jam.LANES + 1, 2 * Jam.LANES + 77}) {
+      for (int step : new int[] {1, 3}) {
+        int trips = (n + step - 1) / step;
+        double[] p = randomDoubles(rnd, n);
+        double[] want1 = new double[n], want2 = new double[n], got1 = new double[n], got2 = new double[n];
+        long[] wantAcc = {Double.doubleToRawLongBits(0.5)};
+        long[] gotAcc = wantAcc.clone();
+        Interpreter.run(pairwise(), new Object[] {p, want1, want2}, new long[] {n}, wantAcc, 0, step, trips);
+        pairwise.run(new Object[] {p, got1, got2}, new long[] {n}, gotAcc, 0, step, trips, 0, trips / 2);
+        pairwise.run(new Object[] {p, got1, got2}, new long[] {n}, gotAcc, 0, step, trips, trips / 2, trips);
+        assertArrayEquals(want1, got1, "n " + n + " step " + step);
+        assertArrayEquals(want2, got2, "n " + n + " step " + step);
+        assertEquals(wantAcc[0], gotAcc[0], "the reduction, lane by lane in Java's order");
+      }
+      int rows = 3;
+      float[] px = new float[n];
+      for (int x = 0; x < n; x++) px[x] = (float) rnd.nextGaussian();
+      float[] want = new float[rows * n], got = new float[rows * n];
+      Interpreter.run(forces(), new Object[] {px, want}, new long[] {n}, new long[0], 0, 1, rows);
+      forces.run(new Object[] {px, got}, new long[] {n}, new long[0], 0, 1, rows, 0, rows);
+      assertArrayEquals(want, got, "n " + n);
+    }
+  }
+
+  private static boolean allocatesLaneArrays(LoopTemplate t) {
+    ClassNode c = new ClassNode();
+    new ClassReader(NestKernelGenerator.generate(t, "io/looplift/progen/jvm/Lanes", false, true)).accept(c, 0);
+    return c.methods.stream().anyMatch(m -> List.of(m.instructions.toArray()).stream()
+        .anyMatch(x -> x.getOpcode() == Opcodes.NEWARRAY));
   }
 
   // ---- helpers ----------------------------------------------------------------------------------------
