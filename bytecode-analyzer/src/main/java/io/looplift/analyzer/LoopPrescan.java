@@ -23,7 +23,9 @@ import java.util.BitSet;
  * <p>A candidate is <em>offloadable</em> when such a span also holds none of the instructions the analyzer
  * rejects wherever they are in a loop (a call it cannot inline, an allocation, a field write, a monitor, a
  * switch...; a return or {@code athrow} in the span, or a branch out of it besides the loop's exit test, is an
- * early exit), and when it touches a primitive element or calls a method that may touch arrays — other than
+ * early exit; a field read of an element of an array of references, which only an object has), whose exit test
+ * compares ints (not references, nor the result of comparing longs or floating-point values: that loop is not
+ * counted), and when it touches a primitive element or calls a method that may touch arrays — other than
  * on objects read from an array of references (see {@link #backwardBranch}). Compilers lay a loop out as one
  * span that holds its body and whatever leaves it, so the loops of the other candidates are all rejected:
  * they are analyzed only to give the report their reasons, which can wait (see {@link ClassRewriter}).
@@ -39,6 +41,13 @@ final class LoopPrescan {
   // What scanCode does with an instruction, by opcode.
   private static final int GOTO = 0xa7;
   private static final int GOTO_W = 0xc8;
+  private static final int GETFIELD = 0xb4;
+  private static final int IFEQ = 0x99;
+  private static final int IFLE = 0x9e;
+  private static final int IF_ICMPEQ = 0x9f;
+  private static final int IF_ICMPLE = 0xa4;
+  private static final int LCMP = 0x94;
+  private static final int DCMPG = 0x98;
   private static final byte OTHER = 0;
   private static final byte ARRAY = 1; // a primitive element is read or written
   private static final byte ROW = 9; // an element of an array of references is read (a row, or an object)
@@ -145,10 +154,12 @@ final class LoopPrescan {
   private int lastForeignOnObject;
   private int lastRejected;
   private int firstCall;
-  // The forward branches of the method being scanned so far, by offset and target: those leaving a loop's span.
+  // The forward branches of the method being scanned so far, by offset and target, and whether each compares
+  // ints (see countedTest): those leaving a loop's span.
   private int forward;
   private int[] forwardPc = new int[16];
   private int[] forwardTarget = new int[16];
+  private boolean[] forwardCounted = new boolean[16];
 
   private LoopPrescan(byte[] classfile) {
     this.b = classfile;
@@ -237,6 +248,7 @@ final class LoopPrescan {
     firstCall = calls;
     lastElement = lastRow = lastLength = lastForeignStatic = lastForeignOnObject = lastRejected = -1;
     forward = 0;
+    int previous = -1;
     for (int pc = 0; pc < length; ) {
       int at = start + pc;
       int op = b[at] & 0xFF;
@@ -244,10 +256,14 @@ final class LoopPrescan {
       if (REJECTED[op]) lastRejected = pc;
       switch (KIND[op]) {
         case ARRAY -> lastElement = pc;
-        case ROW -> lastRow = pc;
+        case ROW -> {
+          lastRow = pc;
+          // A field of the element: an object's, never a row's.
+          if (pc + 1 < length && (b[at + 1] & 0xFF) == GETFIELD) lastRejected = pc;
+        }
         case LENGTH_OF -> lastLength = pc;
-        case BRANCH -> branch(m, op, pc, pc + s2(at + 1));
-        case BRANCH_WIDE -> branch(m, op, pc, pc + u4(at + 1));
+        case BRANCH -> branch(m, op, previous, pc, pc + s2(at + 1));
+        case BRANCH_WIDE -> branch(m, op, previous, pc, pc + u4(at + 1));
         case INVOKESTATIC -> {
           int ref = u2(at + 1);
           boolean own = call(m, pc, ref);
@@ -275,41 +291,62 @@ final class LoopPrescan {
         default -> { }
       }
       if (size <= 0) throw new IllegalArgumentException("unknown opcode " + op);
+      previous = op;
       pc += size;
     }
     if (lastElement >= 0 || lastRow >= 0) touchesArrays.set(m);
   }
 
   /**
-   * A jump or conditional branch ({@code op}) of method {@code m} at offset {@code pc} to {@code target}: a
-   * forward one is noted, for the loops whose span it leaves; a backward one closes a loop's span, which is
-   * not clean when it holds more exits than its loop test's (see {@link #exitsOnlyByItsTest}).
+   * A jump or conditional branch ({@code op}, after an instruction {@code previous}) of method {@code m} at
+   * offset {@code pc} to {@code target}: a forward one is noted, for the loops whose span it leaves; a backward
+   * one closes a loop's span, which is not clean when it holds more exits than its loop test's, or a test that
+   * does not compare ints (see {@link #exitsOnlyByItsCountedTest}).
    */
-  private void branch(int m, int op, int pc, int target) {
+  private void branch(int m, int op, int previous, int pc, int target) {
     if (target > pc) {
       if (forward == forwardPc.length) {
         forwardPc = Arrays.copyOf(forwardPc, 2 * forward);
         forwardTarget = Arrays.copyOf(forwardTarget, 2 * forward);
+        forwardCounted = Arrays.copyOf(forwardCounted, 2 * forward);
       }
       forwardPc[forward] = pc;
+      forwardCounted[forward] = countedTest(op, previous);
       forwardTarget[forward++] = target;
       return;
     }
-    backwardBranch(m, pc, target, !exitsOnlyByItsTest(target, pc, op == GOTO || op == GOTO_W));
+    boolean unconditional = op == GOTO || op == GOTO_W;
+    backwardBranch(m, pc, target, !exitsOnlyByItsCountedTest(target, pc, unconditional ? -1 : op, previous));
   }
 
   /**
    * True when the only branch leaving the span from {@code start} to the backward branch at {@code end} is
-   * its loop's exit test: none when the backward branch is the (conditional) test, as javac lays loops out,
-   * one when it is an unconditional jump back to a test at the top. A {@code break}, or a second exit test
-   * ({@code i < n && a[i] != 0}), is an early exit, which the analyzer rejects.
+   * its loop's exit test, and that test compares ints: the backward branch itself ({@code op}, after
+   * {@code previous}) when it is conditional, with no branch leaving the span; or, when it is an unconditional
+   * jump back to a test at the top ({@code op} -1), the one branch that leaves. A {@code break}, or a second exit
+   * test ({@code i < n && a[i] != 0}), is an early exit, which the analyzer rejects, as it rejects a loop whose
+   * test compares anything but ints.
    */
-  private boolean exitsOnlyByItsTest(int start, int end, boolean unconditional) {
+  private boolean exitsOnlyByItsCountedTest(int start, int end, int op, int previous) {
     int leaving = 0;
+    boolean counted = op < 0 || countedTest(op, previous);
     for (int k = forward - 1; k >= 0 && forwardPc[k] >= start; k--) {
-      if (forwardTarget[k] > end) leaving++;
+      if (forwardTarget[k] > end) {
+        leaving++;
+        counted = forwardCounted[k];
+      }
     }
-    return leaving <= (unconditional ? 1 : 0);
+    return leaving <= (op < 0 ? 1 : 0) && counted;
+  }
+
+  /**
+   * True when conditional branch {@code op}, after an instruction {@code previous}, compares ints: two
+   * ({@code if_icmp<cond>}), or one with zero ({@code if<cond>}) unless that int is what {@code lcmp},
+   * {@code fcmp<op>} or {@code dcmp<op>} made of two longs or floating-point values. Not references.
+   */
+  private static boolean countedTest(int op, int previous) {
+    if (op >= IF_ICMPEQ && op <= IF_ICMPLE) return true;
+    return op >= IFEQ && op <= IFLE && !(previous >= LCMP && previous <= DCMPG);
   }
 
   /**

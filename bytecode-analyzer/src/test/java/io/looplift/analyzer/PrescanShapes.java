@@ -115,6 +115,20 @@ final class PrescanShapes {
     return m[i];
   }
 
+  /** A field of objects read from an array: the analyzer rejects the object array wherever it is. */
+  static int inRejectedFieldsOfObjectsFromAnArray(PrescanCell[] cells) {
+    int s = 0;
+    for (int i = 0; i < cells.length; i++) s += cells[i].data.length;
+    return s;
+  }
+
+  /** A long counter: the analyzer counts only loops whose test compares ints. */
+  static long inRejectedLongCounter(int[] a, long n) {
+    long s = 0;
+    for (long i = 0; i < n; i++) s += a[(int) (i % a.length)];
+    return s;
+  }
+
   static void inRejectedCall(int[] a) {
     for (int i = 0; i < a.length; i++) System.out.println(a[i]);
   }
