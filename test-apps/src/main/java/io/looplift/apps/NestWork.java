@@ -6,8 +6,8 @@ import java.util.Random;
  * Work done in loop nests, the way numeric Java is usually written: an image pipeline (a 3x3 box blur, a
  * Sobel edge magnitude, a per-row normalization of a matrix of features), a k-nearest-neighbour search over
  * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
- * of each query), a small dense matrix product, column sums, and heat diffusion stepped in one method (its
- * sweeps queue together). Deterministic: fixed seed, results printed
+ * of each query), a small dense matrix product, column sums, heat diffusion stepped in one method (its
+ * sweeps queue together), and the forces of an n-body step (every pair through a square root and a division). Deterministic: fixed seed, results printed
  * as exact bits.
  */
 public final class NestWork {
@@ -147,6 +147,24 @@ public final class NestWork {
     }
   }
 
+  /** The gravitational pull on each of the bodies at {@code (px, py)} with masses {@code mass}, softened. */
+  static void forces(float[] px, float[] py, float[] mass, float[] ax, float[] ay) {
+    for (int i = 0; i < px.length; i++) {
+      float fx = 0f;
+      float fy = 0f;
+      for (int j = 0; j < px.length; j++) {
+        float dx = px[j] - px[i];
+        float dy = py[j] - py[i];
+        float d2 = dx * dx + dy * dy + 1e-4f;
+        float pull = mass[j] / (d2 * (float) Math.sqrt(d2));
+        fx += dx * pull;
+        fy += dy * pull;
+      }
+      ax[i] = fx;
+      ay[i] = fy;
+    }
+  }
+
   public static void main(String[] args) {
     Random r = new Random(2026);
     int w = 640;
@@ -211,6 +229,26 @@ public final class NestWork {
     System.out.println("planes " + Digest.of(red) + " " + Digest.of(green) + " " + Digest.of(blue));
     curve(red, green, w, h);
     System.out.println("curve " + Digest.of(green));
+
+    int bodies = 1500;
+    float[] px = new float[bodies];
+    float[] py = new float[bodies];
+    float[] mass = new float[bodies];
+    for (int i = 0; i < bodies; i++) {
+      px[i] = r.nextFloat();
+      py[i] = r.nextFloat();
+      mass[i] = 0.5f + r.nextFloat();
+    }
+    float[] ax = new float[bodies];
+    float[] ay = new float[bodies];
+    for (int round = 0; round < 2; round++) {
+      forces(px, py, mass, ax, ay);
+      for (int i = 0; i < bodies; i++) {
+        px[i] += 1e-6f * ax[i];
+        py[i] += 1e-6f * ay[i];
+      }
+      System.out.println("forces " + round + " " + Digest.of(ax) + " " + Digest.of(ay));
+    }
 
     float[] heat = red.clone();
     float[] scratch = red.clone();

@@ -203,6 +203,7 @@ final class ProgramCatalog {
       nest("NestWork", "columnSums"),
       map("NestWork", "deinterleave"),
       nest("NestWork", "curve"),
+      nest("NestWork", "forces"),
       nest("NestWork", "diffuse")));
 
   /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
