@@ -181,7 +181,10 @@ public final class SelectedKernel {
     if (forced != null) return new Pick(live.get(0), Source.FORCED, forced + ": the first usable candidate");
     List<String> gone = new ArrayList<>(names);
     gone.removeAll(live);
-    Source source = m.points(live.get(0)).stream().allMatch(Point::persisted) ? Source.PERSISTED : Source.MEASURED;
+    // Nothing measured: nothing else could run it (the others failed before measuring, or were never offered).
+    List<Point> points = m.points(live.get(0));
+    Source source = points.isEmpty() ? Source.FORCED
+        : points.stream().allMatch(Point::persisted) ? Source.PERSISTED : Source.MEASURED;
     return new Pick(live.get(0), source, gone.isEmpty() ? "the only candidate" : "the only candidate left (" + gone
         + " failed)");
   }
@@ -216,7 +219,7 @@ public final class SelectedKernel {
         Math.max(0, Math.min(transferNanos, nanos)), false);
     boolean disturbed = c.measuring() && disturbed(c);
     synchronized (m) {
-      if (c.source() == Source.FORCED) {
+      if (selector.settings().forced() != null) {
         forcedRuns.put(c.candidate(), run);
       } else if (disturbed && m.setAside(c.candidate(), run)) {
         // Run again by a later launch: this time was not the candidate's own.
@@ -288,7 +291,7 @@ public final class SelectedKernel {
   public Optional<Choice> failed(Choice c, String reason) {
     synchronized (m) {
       m.drop(c.candidate(), reason);
-      if (c.source() != Source.FORCED) selector.persist(m);
+      if (selector.settings().forced() == null) selector.persist(m);
     }
     return choose(c.size().iterations(), c.size().workPerIteration(), 0);
   }

@@ -8,7 +8,10 @@ public enum Source {
   MEASURED,
   /** Decided by measurements loaded from an earlier run's record, without measuring anything now. */
   PERSISTED,
-  /** The caller's first usable candidate, measuring nothing ({@code executor=jvm|opencl|reference}). */
+  /**
+   * The caller's first usable candidate, measuring nothing ({@code executor=jvm|opencl|reference}), or the only
+   * candidate, with nothing measured ({@code min.length} set, so that the original bytecode is none).
+   */
   FORCED,
   /**
    * Only in the report: the size of the latest launch is still being measured, and the candidate named is the

@@ -194,6 +194,7 @@ class CrossoverTest {
     Choice c = sim.launch(k, 1 << 20);
     assertFalse(c.measuring());
     assertEquals("the only candidate", c.why());
+    assertEquals(Source.FORCED, c.source(), "nothing measured, nothing loaded from a record");
     assertEquals(0, k.report().measuringRuns());
   }
 
