@@ -41,8 +41,8 @@ import java.util.Set;
  * directly in its body carries values, runs once for all instances and is bound by the latency of its
  * carried chain (see {@link #latencyBound}), and no level inside it is jammed.
  *
- * <p>A level whose one inner loop is bound by throughput instead (a square root, a division) is jammed
- * {@linkplain #inLanes() in lanes} where that loop qualifies: blocks of up to {@link #LANES} iterations, the
+ * <p>Where its one inner loop qualifies, a level is jammed {@linkplain #inLanes() in lanes} instead, whatever
+ * bounds that loop (latency, or the unpipelined units' throughput): blocks of up to {@link #LANES} iterations, the
  * inner loop entered once for all of them, and each of its iterations running a counted loop over the block's
  * instances (the lanes) with their carried values in arrays, which C2 vectorizes. What each lane reads of its
  * own and does not change in the inner loop (an n-body step's {@code px[i]}) is computed once per lane into an
@@ -95,15 +95,15 @@ final class Jam {
     for (Level c : l.children()) inner |= visit(c, t, jams);
     if (inner || !independent(l, t)) return inner;
     Jam jam = new Jam(l, t);
+    if (jam.laneable()) {
+      jams.put(l, jam);
+      return true;
+    }
     for (Level c : l.children()) {
       if (!c.loop().carried().isEmpty() && jam.fusion(c) != Fusion.SEPARATE && latencyBound(c)) {
         jams.put(l, jam);
         return true;
       }
-    }
-    if (jam.laneable()) {
-      jams.put(l, jam);
-      return true;
     }
     return false;
   }
@@ -111,8 +111,8 @@ final class Jam {
   /**
    * Makes this a jam in lanes and returns true when the level qualifies: it carries nothing, its one inner
    * loop has no loop inside it, stores nothing, carries values, is entered unconditionally with the same
-   * bounds for all instances, is bound by throughput (see {@link #latencyBound}), and its updates are values
-   * a lane loop computes (see {@link #laneable(Node, Level)}).
+   * bounds for all instances, and its updates are values a lane loop computes (see
+   * {@link #laneable(Node, Level)}).
    */
   private boolean laneable() {
     List<Level> children = level.children();
@@ -120,7 +120,7 @@ final class Jam {
     Level inner = children.get(0);
     Loop loop = inner.loop();
     if (fusion(inner) != Fusion.SHARED || !inner.children().isEmpty() || loop.carried().isEmpty()
-        || !loop.predicate().equals(Const.TRUE) || latencyBound(inner)) {
+        || !loop.predicate().equals(Const.TRUE)) {
       return false;
     }
     for (Part p : inner.parts()) {

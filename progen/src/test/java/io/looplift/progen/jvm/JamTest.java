@@ -91,6 +91,14 @@ class JamTest {
   }
 
   @Test
+  void aLatencyBoundSumOverPairsIsJammedInLanesToo() {
+    // s += x[j] * x[i]: four chains by the jam, a vector of them in lanes.
+    Map<Level, Jam> jams = plan(outer(sum(1, Cond.LT, N, mul(x(new LoopVar(1)), x(I))), false));
+    assertEquals(1, jams.size());
+    assertTrue(jams.values().iterator().next().inLanes());
+  }
+
+  @Test
   void aLoadThatDependsOnTheLaneAndTheInnerLoopKeepsItOutOfLanes() {
     // s += sqrt(x[i + j]): in a lane loop this load would stop C2 from vectorizing it.
     Node term = Unary.of(UnaryOp.SQRT, x(add(I, new LoopVar(1))));
