@@ -364,6 +364,18 @@ final class NestMethod {
         mv.visitVarInsn(storeOp(cv.type()), carriedSlot(loop, s, c));
       }
     }
+    firstTest(l, u, header, skip);
+    for (Val v : hoisting.preheader(l)) {
+      for (int c : instancesOf(jam != null && jam.dependent(v) ? u : SHARED)) ensure(v, c);
+    }
+  }
+
+  /**
+   * Sets the variable of level {@code l} for instance {@code u} to the loop's start and jumps to {@code skip}
+   * unless its first test passes, with the bounds of instance {@code header}.
+   */
+  private void firstTest(Level l, int u, int header, Label skip) {
+    Loop loop = l.loop();
     ensure(Val.of(loop.start()), header);
     ensure(Val.of(loop.limit()), header);
     int var = slot(key(Val.of(l.var()), u));
@@ -372,9 +384,6 @@ final class NestMethod {
     mv.visitVarInsn(ILOAD, var);
     push(loop.limit(), header);
     mv.visitJumpInsn(compareJump(exitCond(loop).negate()), skip);
-    for (Val v : hoisting.preheader(l)) {
-      for (int c : instancesOf(jam != null && jam.dependent(v) ? u : SHARED)) ensure(v, c);
-    }
   }
 
   /** The instances that {@code u} stands for: every instance of a block for {@link #ALL}, else itself. */
@@ -546,14 +555,7 @@ final class NestMethod {
     });
     Label skip = new Label();
     scopes.push(new HashSet<>());
-    ensure(Val.of(loop.start()), SHARED);
-    ensure(Val.of(loop.limit()), SHARED);
-    int j = slot(key(Val.of(inner.var()), SHARED));
-    push(loop.start(), SHARED);
-    mv.visitVarInsn(ISTORE, j);
-    mv.visitVarInsn(ILOAD, j);
-    push(loop.limit(), SHARED);
-    mv.visitJumpInsn(compareJump(exitCond(loop).negate()), skip);
+    firstTest(inner, SHARED, SHARED, skip);
     for (Val v : hoisting.preheader(inner)) {
       if (!own.dependent(v)) ensure(v, SHARED);
     }
