@@ -60,6 +60,11 @@ final class Jam {
    * for the block's arrays to stay in the L1 cache.
    */
   static final int LANES = 512;
+  /**
+   * The fewest iterations a block in lanes takes; fewer run one at a time, their carried values in locals: a
+   * lane loop of a few iterations in every inner iteration costs more than it saves.
+   */
+  static final int MIN_LANES = 16;
 
   /** How an inner level runs in a block. */
   enum Fusion { SHARED, CHECKED, SEPARATE }

@@ -509,6 +509,14 @@ final class NestMethod {
     mv.visitVarInsn(ISTORE, var);
     mv.visitIincInsn(remaining, -Jam.WIDTH);
     mv.visitJumpInsn(GOTO, top);
+    oneAtATime(l, var, remaining, pushStep, single, top, done);
+  }
+
+  /**
+   * At {@code single}: one iteration of level {@code l} as Java runs it, then back to {@code top}; to
+   * {@code done} when none remains.
+   */
+  private void oneAtATime(Level l, int var, int remaining, Runnable pushStep, Label single, Label top, Label done) {
     mv.visitLabel(single);
     mv.visitVarInsn(ILOAD, remaining);
     mv.visitJumpInsn(IFEQ, done);
@@ -521,7 +529,8 @@ final class NestMethod {
 
   /**
    * The iterations of level {@code own.level()} jammed in lanes, its variable in local {@code var} and the
-   * number left in local {@code remaining}, in blocks of up to {@link Jam#LANES}: for each lane in turn, the
+   * number left in local {@code remaining}, in blocks of up to {@link Jam#LANES} (one at a time once fewer than
+   * {@link Jam#MIN_LANES} remain): for each lane in turn, the
    * segment before the inner loop and its carried values' initial values; the inner loop's bounds, and where
    * it runs, each lane's lane values; the inner loop, each iteration computing what is the same for all lanes
    * and then running the lane loop; then for each lane in turn, the segment after it. Every lane performs its
@@ -535,10 +544,12 @@ final class NestMethod {
     int count = newLocal(1);
     int lane = newLocal(1);
     Label top = new Label();
+    Label single = new Label();
     Label done = new Label();
     mv.visitLabel(top);
     mv.visitVarInsn(ILOAD, remaining);
-    mv.visitJumpInsn(IFLE, done);
+    code.pushInt(Jam.MIN_LANES);
+    mv.visitJumpInsn(IF_ICMPLT, single);
     mv.visitVarInsn(ILOAD, remaining);
     code.pushInt(Jam.LANES);
     mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "min", "(II)I", false);
@@ -600,7 +611,7 @@ final class NestMethod {
     mv.visitInsn(ISUB);
     mv.visitVarInsn(ISTORE, remaining);
     mv.visitJumpInsn(GOTO, top);
-    mv.visitLabel(done);
+    oneAtATime(l, var, remaining, pushStep, single, top, done);
   }
 
   /**
