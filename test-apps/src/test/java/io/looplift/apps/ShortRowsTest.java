@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link ShortRows} with the default options: its short loops, recognized and rewritten as the classes load,
  * never run offloaded, and once they have run short often enough the agent rewrites the class again with
- * them as they were; its floating-point sum, which no executor could split, is rejected as the class loads.
+ * them as they were (the short map inside a loop over rows, unless the selection offloads that nest); its
+ * floating-point sum, which no executor could split, is rejected as the class loads.
  * The report says so, and the output is the program's.
  */
 class ShortRowsTest {
@@ -29,10 +30,16 @@ class ShortRowsTest {
     assertEquals(ForkedJvm.plain(PROGRAM).stdout(), agent.stdout(), agent::describe);
     List<LoopReport.Loop> loops = LoopReport.read(report).loops().stream()
         .filter(l -> l.className().equals(PROGRAM)).toList();
+    // The measured selection may offload main's loop over the rows, scale's loop inlined: scale then runs on
+    // its own only in that nest's runs as bytecode, which need not add up to a put-back within the run.
+    boolean rowsOffloaded = loops.stream().anyMatch(l -> l.method().equals("main") && l.kind().equals("nest")
+        && l.offloadedRuns() > 0);
     for (String method : List.of("smooth", "scale")) {
       List<LoopReport.Loop> of = loops.stream().filter(l -> l.method().equals(method)).toList();
-      assertTrue(of.stream().anyMatch(l -> l.status().equals("rejected") && l.reason().contains(PUT_BACK)),
-          method + ": " + loops);
+      if (method.equals("smooth") || !rowsOffloaded) {
+        assertTrue(of.stream().anyMatch(l -> l.status().equals("rejected") && l.reason().contains(PUT_BACK)),
+            method + ": " + loops);
+      }
       assertTrue(of.stream().allMatch(l -> l.offloadedRuns() == 0), method + ": " + loops);
     }
     LoopReport.Loop total = loops.stream().filter(l -> l.method().equals("total")).findFirst().orElseThrow();
