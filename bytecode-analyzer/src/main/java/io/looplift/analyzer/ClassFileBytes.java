@@ -13,7 +13,7 @@ import java.util.Arrays;
  */
 final class ClassFileBytes {
   /** The name of the attribute holding a method's code, as its Utf8 entry holds it. */
-  static final byte[] CODE = "Code".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CODE = "Code".getBytes(StandardCharsets.US_ASCII);
 
   private ClassFileBytes() {}
 
@@ -65,6 +65,22 @@ final class ClassFileBytes {
     p += 2;
     for (int a = 0; a < attributes; a++) p += 6 + u4(b, p + 2);
     return p;
+  }
+
+  /**
+   * The offset of the Code attribute of the method whose {@code method_info} starts at {@code method}, or -1
+   * when it has none (abstract, native); {@code cp} is the class's {@link #constantPool}. Past the attribute's
+   * name and length: its max_stack at +6, max_locals at +8, the code's length at +10, the code at +14. The
+   * next method starts at {@code skipAttributes(b, method + 6)}.
+   */
+  static int codeAt(byte[] b, int[] cp, int method) {
+    int attributes = u2(b, method + 6);
+    int p = method + 8;
+    for (int a = 0; a < attributes; a++) {
+      if (utf8Equals(b, cp[u2(b, p)], CODE)) return p;
+      p += 6 + u4(b, p + 2);
+    }
+    return -1;
   }
 
   /** Whether the Utf8 entry whose tag is at offset {@code at} holds exactly {@code utf8} (modified UTF-8). */

@@ -227,13 +227,9 @@ final class LoopPrescan {
     for (int m = 0; m < methods; m++) {
       nameIndex[m] = u2(p + 2);
       descIndex[m] = u2(p + 4);
-      int attributes = u2(p + 6);
-      p += 8;
-      for (int a = 0; a < attributes; a++) {
-        int length = u4(p + 2);
-        if (utf8Equals(u2(p), ClassFileBytes.CODE)) scanCode(m, p + 14, u4(p + 10));
-        p += 6 + length;
-      }
+      int code = ClassFileBytes.codeAt(b, cp, p);
+      if (code >= 0) scanCode(m, code + 14, u4(code + 10));
+      p = ClassFileBytes.skipAttributes(b, p + 6);
       if (callsBridge) {
         candidates.clear();
         offloadable.clear();

@@ -77,20 +77,14 @@ final class MethodSize {
     p += 2;
     List<String> past = new ArrayList<>();
     for (int m = 0; m < count; m++) {
-      int method = p;
-      int attributes = ClassFileBytes.u2(classfile, p + 6);
-      p += 8;
-      for (int a = 0; a < attributes; a++) {
-        // Code: name, length, max_stack, max_locals, then the code's length in bytes.
-        if (ClassFileBytes.utf8Equals(classfile, cp[ClassFileBytes.u2(classfile, p)], ClassFileBytes.CODE)
-            && ClassFileBytes.u4(classfile, p + 10) > HUGE_METHOD_LIMIT) {
-          // Names are decoded only for the few methods past the limit.
-          String key = ClassFileBytes.utf8(classfile, cp[ClassFileBytes.u2(classfile, method + 2)])
-              + ClassFileBytes.utf8(classfile, cp[ClassFileBytes.u2(classfile, method + 4)]);
-          if (methods.contains(key)) past.add(key);
-        }
-        p += 6 + ClassFileBytes.u4(classfile, p + 2);
+      int code = ClassFileBytes.codeAt(classfile, cp, p);
+      if (code >= 0 && ClassFileBytes.u4(classfile, code + 10) > HUGE_METHOD_LIMIT) {
+        // Names are decoded only for the few methods past the limit.
+        String key = ClassFileBytes.utf8(classfile, cp[ClassFileBytes.u2(classfile, p + 2)])
+            + ClassFileBytes.utf8(classfile, cp[ClassFileBytes.u2(classfile, p + 4)]);
+        if (methods.contains(key)) past.add(key);
       }
+      p = ClassFileBytes.skipAttributes(classfile, p + 6);
     }
     return past;
   }
