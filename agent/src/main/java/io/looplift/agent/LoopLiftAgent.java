@@ -1,5 +1,6 @@
 package io.looplift.agent;
 
+import io.looplift.analyzer.AnalysisMemo;
 import io.looplift.analyzer.ClassRewriter;
 import io.looplift.analyzer.Implementors;
 import io.looplift.analyzer.RewriteOptions;
@@ -15,6 +16,8 @@ import io.looplift.executors.select.Selector;
 import io.looplift.profiler.Profiler;
 import io.looplift.runtime.Log;
 import io.looplift.runtime.Pipeline;
+import io.looplift.tracecache.DiskProgramStore;
+import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,15 +53,17 @@ public final class LoopLiftAgent {
   private final Log log;
   private final Profiler profiler;
   private final LoopTransformer transformer;
+  private final StoredAnalysisMemo memo; // null: none kept
   private final Instrumentation inst;
   private boolean active; // transformer installed; guarded by LoopLiftAgent.class
 
   private LoopLiftAgent(LoopLiftConfig config, Log log, Profiler profiler, LoopTransformer transformer,
-      Instrumentation inst) {
+      StoredAnalysisMemo memo, Instrumentation inst) {
     this.config = config;
     this.log = log;
     this.profiler = profiler;
     this.transformer = transformer;
+    this.memo = memo;
     this.inst = inst;
   }
 
@@ -151,14 +156,27 @@ public final class LoopLiftAgent {
     DeferredAnalyses deferred = new DeferredAnalyses(profiler);
     profiler.beforeReport(deferred::runAll);
     Implementors implementors = new Implementors();
+    StoredAnalysisMemo memo = analysisMemo(config, profiler);
     LoopTransformer transformer = new LoopTransformer(config,
-        new ClassRewriter(rewriteOptions(config), pipeline.sites(), deferred, implementors),
+        new ClassRewriter(rewriteOptions(config), pipeline.sites(), deferred, implementors,
+            memo != null ? memo : AnalysisMemo.NONE),
         new Reanalysis(implementors, retransformer, pipeline.sites(), log), profiler, log);
-    LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, inst);
+    LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, memo, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     boolean directed = CompilerDirective.addNow(inst, log);
     registerMBean(profiler, attached, directed, log);
     return agent;
+  }
+
+  /**
+   * The record of what earlier runs found worth analyzing, under {@code cache.dir}'s {@code analysis} folder;
+   * null when the agent does not run from a jar, whose build would say when a record is out of date.
+   */
+  private static StoredAnalysisMemo analysisMemo(LoopLiftConfig config, Profiler profiler) {
+    String build = StoredAnalysisMemo.agentBuild(VERSION);
+    if (build == null) return null;
+    Path base = config.cacheDir() != null ? config.cacheDir() : DiskProgramStore.defaultDirectory();
+    return StoredAnalysisMemo.open(base.resolve("analysis"), build + ", " + rewriteOptions(config), profiler);
   }
 
   /** What the rewriter bakes in and rejects, from the user's options. */
@@ -292,13 +310,27 @@ public final class LoopLiftAgent {
     return done;
   }
 
-  /** Writes the report and, at {@code log=info}, the summary. Runs in a shutdown hook; never throws. */
+  /** Keeps what this run analyzed for the next; a failure only costs the next run those analyses. */
+  private void saveMemo() {
+    if (memo == null) return;
+    try {
+      memo.save();
+    } catch (IOException | RuntimeException e) {
+      log.debug("could not keep what this run analyzed: " + e);
+    }
+  }
+
+  /**
+   * Keeps what this run analyzed, writes the report and, at {@code log=info}, the summary. Runs in a shutdown
+   * hook; never throws.
+   */
   private void atExit() {
     try {
       SELECTION_WRITER.shutdown();
       if (!SELECTION_WRITER.awaitTermination(5, TimeUnit.SECONDS)) {
         log.warn("the measured selection's records were still being written at exit; the next run measures again");
       }
+      saveMemo();
       if (config.report() != null) profiler.writeReport(config.report());
       if (!log.info()) return;
       String[] lines = profiler.summary().split("\n");

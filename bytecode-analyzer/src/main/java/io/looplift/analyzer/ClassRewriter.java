@@ -38,8 +38,8 @@ import org.objectweb.asm.tree.MethodNode;
  * Thread-safe and never throws: any internal error leaves the class unchanged.
  */
 public final class ClassRewriter {
-  private static final String ANALYZED_LATE = "its class was loaded before this loop was analyzed (the pre-scan"
-      + " expected the analysis to reject it), so it runs as it is";
+  private static final String ANALYZED_LATE = "its class was loaded before this loop was analyzed (the pre-scan,"
+      + " or an earlier run's analysis of the same class file, expected it rejected), so it runs as it is";
   private static final String TOO_LARGE = "rewriting its method would take it past " + MethodSize.HUGE_METHOD_LIMIT
       + " bytes of bytecode, the most HotSpot compiles (-XX:HugeMethodLimit): the method runs as it is";
 
@@ -54,6 +54,7 @@ public final class ClassRewriter {
   private final SiteRegistry registry;
   private final Executor later; // null: every loop is analyzed before rewrite returns
   private final Implementations implementations;
+  private final AnalysisMemo memo;
 
   /** A rewriter that analyzes every loop of a class before {@link #rewrite} returns. */
   public ClassRewriter(RewriteOptions options, SiteRegistry registry) {
@@ -77,10 +78,21 @@ public final class ClassRewriter {
    * implementations {@code implementations} knows of, and tells it which it wanted.
    */
   public ClassRewriter(RewriteOptions options, SiteRegistry registry, Executor later, Implementations implementations) {
+    this(options, registry, later, implementations, AnalysisMemo.NONE);
+  }
+
+  /**
+   * A rewriter as {@link #ClassRewriter(RewriteOptions, SiteRegistry, Executor, Implementations)} that, given a
+   * {@code later}, analyzes at once only the methods {@code memo} remembers as worth it (all of them for a
+   * class file it does not know, which it is then told about) and hands {@code later} the others.
+   */
+  public ClassRewriter(RewriteOptions options, SiteRegistry registry, Executor later, Implementations implementations,
+      AnalysisMemo memo) {
     this.options = options;
     this.registry = registry;
     this.later = later;
     this.implementations = Objects.requireNonNull(implementations, "implementations");
+    this.memo = Objects.requireNonNull(memo, "memo");
   }
 
   /**
@@ -106,27 +118,57 @@ public final class ClassRewriter {
       rest.andNot(scan.offloadable());
       now = scan.offloadable();
     }
+    long classHash = now.isEmpty() ? 0 : hash(classfile);
+    BitSet worth = null; // what this analysis finds worth it, when the memo does not know the class file
+    if (!now.isEmpty() && later != null) {
+      BitSet known = memo.methodsWorthAnalyzing(classHash);
+      if (known == null) {
+        worth = new BitSet();
+      } else {
+        BitSet passed = (BitSet) now.clone();
+        passed.andNot(known);
+        rest.or(passed);
+        now = (BitSet) now.clone();
+        now.and(known);
+      }
+    }
     try {
-      return now.isEmpty() ? null : rewrite(classfile, loader, scan, now);
+      byte[] out = now.isEmpty() ? null : rewrite(classfile, classHash, loader, scan, now, worth);
+      if (worth != null) memo.analyzed(classHash, worth);
+      return out;
     } finally {
-      if (!rest.isEmpty()) analyzeLater(classfile, loader, scan.className());
+      if (!rest.isEmpty()) analyzeLater(classfile, loader, scan.className(), rest);
     }
   }
 
-  private byte[] rewrite(byte[] classfile, ClassLoader loader, LoopPrescan scan, BitSet methods) {
+  /**
+   * Rewrites the loops of {@code methods}; with a {@code worth} set, adds to it the methods found worth
+   * analyzing (see {@link AnalysisMemo}), or all of {@code methods} when that fails part-way.
+   */
+  private byte[] rewrite(byte[] classfile, long classHash, ClassLoader loader, LoopPrescan scan, BitSet methods,
+      BitSet worth) {
     List<Integer> accepted = new ArrayList<>();
+    BitSet found = new BitSet();
     try {
       ClassReader cr = new ClassReader(classfile);
       List<MethodNode> candidates = new ArrayList<>();
       ClassNode cn = read(cr, scan, methods, candidates);
-      ClassHierarchy hierarchy = new ClassHierarchy(loader, cn, implementations);
+      WantsCounted wants = new WantsCounted(implementations);
+      ClassHierarchy hierarchy = new ClassHierarchy(loader, cn, wants);
       // Every method is analyzed before any is rewritten: an analysis inlines helpers as they were written.
       Map<MethodContext, List<LoopAnalyzer.Result>> analyzed = new LinkedHashMap<>();
-      String classHash = null;
+      Map<MethodContext, Integer> indexOf = new HashMap<>();
+      int index = -1;
       for (MethodNode mn : candidates) {
+        index = methods.nextSetBit(index + 1); // candidates come in class file order, one per set bit
         MethodContext ctx = context(cn, mn, hierarchy);
-        if (ctx != null) analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
+        if (ctx == null) continue;
+        int wanted = wants.count;
+        analyzed.put(ctx, new LoopAnalyzer(ctx).analyze());
+        indexOf.put(ctx, index);
+        if (wants.count != wanted) found.set(index);
       }
+      String hex = HexFormat.of().toHexDigits(classHash);
       Map<String, MethodNode> rewritten = new HashMap<>();
       // The loops of each rewritten method that HotSpot could compile as it was, by name and descriptor.
       Map<String, List<Integer>> idsOfCompilable = new HashMap<>();
@@ -135,7 +177,6 @@ public final class ClassRewriter {
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         for (LoopAnalyzer.Result r : method.getValue()) {
-          if (classHash == null) classHash = hash(classfile);
           LoopSite site = r.site();
           LoopAnalyzer.Plan plan = r instanceof LoopAnalyzer.Plan p ? p : null;
           if (plan != null && options.rejectsSequential() && sequential(site.template())) {
@@ -143,7 +184,8 @@ public final class ClassRewriter {
             site = LoopSite.rejected(site.className(), site.method(), site.descriptor(), site.line(), site.kind(),
                 site.template().isParallel(true) ? ORDERED_SUM : SEQUENTIAL);
           }
-          int id = registry.register(site.inClassFile(classHash));
+          int id = registry.register(site.inClassFile(hex));
+          if (plan != null) found.set(indexOf.get(ctx));
           if (plan != null && !registry.keepsOriginal(id)) {
             plans.add(plan);
             ids.add(id);
@@ -167,6 +209,7 @@ public final class ClassRewriter {
         rewritten.put(key, ctx.method);
         if (compilable) idsOfCompilable.put(key, ids);
       }
+      if (worth != null) worth.or(found);
       if (accepted.isEmpty()) return null;
       byte[] out = write(cr, cn.version, rewritten, hierarchy);
       List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
@@ -183,6 +226,7 @@ public final class ClassRewriter {
       return rewritten.isEmpty() ? null : write(cr, cn.version, rewritten, hierarchy);
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
+      if (worth != null) worth.or(methods);
       return null;
     }
   }
@@ -196,27 +240,50 @@ public final class ClassRewriter {
   }
 
   /**
-   * A hash of a class file's bytes, as 16 hex digits: its CRC-32C and CRC-32 side by side. It only tells
-   * versions of a class apart in the measured selection's records, where a collision would reuse a
-   * measurement and never change a result; a cryptographic digest's first use initializes the security
-   * providers, about 40 ms on the thread loading the first class with a loop.
+   * A hash of a class file's bytes: its CRC-32C and CRC-32 side by side. It only tells versions of a class
+   * apart, in the measured selection's records (as 16 hex digits) and the {@link AnalysisMemo}, where a
+   * collision would reuse a measurement or leave loops as they are, never change a result; a cryptographic
+   * digest's first use initializes the security providers, about 40 ms on the thread loading the first class
+   * with a loop.
    */
-  private static String hash(byte[] classfile) {
+  static long hash(byte[] classfile) {
     CRC32C castagnoli = new CRC32C();
     castagnoli.update(classfile);
     CRC32 ieee = new CRC32();
     ieee.update(classfile);
-    return HexFormat.of().toHexDigits(castagnoli.getValue() << 32 | ieee.getValue());
+    return castagnoli.getValue() << 32 | ieee.getValue();
+  }
+
+  /** Passes calls on to {@code implementations}, counting the implementations wanted. Not thread-safe. */
+  private static final class WantsCounted implements Implementations {
+    private final Implementations implementations;
+    int count;
+
+    WantsCounted(Implementations implementations) {
+      this.implementations = implementations;
+    }
+
+    @Override
+    public String of(String owner, String method) {
+      return implementations.of(owner, method);
+    }
+
+    @Override
+    public void wanted(String owner, String method, String caller, ClassLoader loader) {
+      count++;
+      implementations.wanted(owner, method, caller, loader);
+    }
   }
 
   /**
-   * Hands {@link #later} the analysis of the loops {@link #rewrite} left out, for the report. The task holds
+   * Hands {@link #later} the analysis of the loops of {@code methods}, which {@link #rewrite} left out, for the
+   * report. The task holds
    * the class's loader weakly, so that tasks waiting to run never keep a loader alive, and holds the class
    * file only when the loader cannot give it back by name ({@link ClassFiles#givesBack}): the bytes of every
    * class with such loops would add up. A loop accepted after all cannot be rewritten any more and is
    * registered as discarded.
    */
-  private void analyzeLater(byte[] classfile, ClassLoader loader, String name) {
+  private void analyzeLater(byte[] classfile, ClassLoader loader, String name, BitSet methods) {
     boolean bootstrap = loader == null;
     WeakReference<ClassLoader> ref = new WeakReference<>(loader);
     byte[] kept = ClassFiles.givesBack(loader, name) ? null : classfile;
@@ -229,7 +296,7 @@ public final class ClassRewriter {
           if (bytes == null) return;
           LoopPrescan scan = LoopPrescan.of(bytes);
           BitSet rest = (BitSet) scan.candidates().clone();
-          rest.andNot(scan.offloadable());
+          rest.and(methods); // the same methods, unless the loader gives back other bytes than it defined
           for (LoopSite site : sites(bytes, l, scan, rest)) {
             int id = registry.register(site);
             if (site.accepted()) registry.discard(id, ANALYZED_LATE);

@@ -1,7 +1,9 @@
 package io.looplift.analyzer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,7 +21,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
@@ -120,6 +125,63 @@ class LoopPrescanTest {
       long acceptedAtOnce = atOnce.stream().filter(x -> x.endsWith(" accepted")).count();
       assertTrue(registeredAtLoad >= acceptedAtOnce, "every accepted loop is registered before the class loads");
       assertTrue(queued.size() <= 1, "one task per class");
+    }
+  }
+
+  /**
+   * A rewriter told by its memo what an earlier analysis of the same class file found worth analyzing
+   * analyzes only those methods at load, where it registers only sites of methods with an accepted loop or
+   * one that waits for an implementation; it rewrites the class to the same bytes, and registers the same
+   * sites once the rest has run.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sources")
+  void rememberingWhatWasWorthAnalyzingChangesOnlyWhenLoopsAreAnalyzed(String source) throws Exception {
+    Map<Long, BitSet> kept = new HashMap<>();
+    AnalysisMemo memo = new AnalysisMemo() {
+      @Override
+      public BitSet methodsWorthAnalyzing(long classHash) {
+        return kept.get(classHash);
+      }
+
+      @Override
+      public void analyzed(long classHash, BitSet worthAnalyzing) {
+        assertNull(kept.put(classHash, (BitSet) worthAnalyzing.clone()), "a known class file is not analyzed whole");
+      }
+    };
+    Map<String, Integer> ids = new HashMap<>(); // a site's id in both runs, so that the bytes can be compared
+    int passedOver = 0;
+    for (byte[] bytes : classesOf(source)) {
+      String name = new ClassReader(bytes).getClassName();
+      List<String> first = new ArrayList<>();
+      List<Runnable> queued = new ArrayList<>();
+      byte[] learned = new ClassRewriter(new RewriteOptions(0), new NumberingRegistry(first, ids), queued::add,
+          Implementations.NONE, memo).rewrite(bytes, null);
+      int firstAtLoad = first.size();
+      queued.forEach(Runnable::run);
+      queued.clear();
+      List<String> second = new ArrayList<>();
+      byte[] remembered = new ClassRewriter(new RewriteOptions(0), new NumberingRegistry(second, ids), queued::add,
+          Implementations.NONE, memo).rewrite(bytes, null);
+      assertArrayEquals(learned, remembered, name);
+      // Worth analyzing: a method with an accepted loop, or one waiting for an implementation to load.
+      Set<String> worth = new HashSet<>();
+      for (String site : first) {
+        if (site.endsWith(" accepted") || site.contains("no loaded class implements")) {
+          worth.add(site.substring(0, site.indexOf(':')));
+        }
+      }
+      for (String site : second) {
+        assertTrue(worth.contains(site.substring(0, site.indexOf(':'))), () -> site + " was analyzed at load again");
+      }
+      if (second.size() < firstAtLoad) passedOver++;
+      queued.forEach(Runnable::run);
+      Collections.sort(first);
+      Collections.sort(second);
+      assertEquals(first, second, name);
+    }
+    if (source.equals("PrescanShapes") || source.equals("test-apps")) {
+      assertTrue(passedOver > 0, "no class had a method analyzed at load for nothing");
     }
   }
 
@@ -480,9 +542,13 @@ class LoopPrescanTest {
     }
   }
 
-  /** Numbers sites in the order they come; with a list, also describes each there. */
+  /**
+   * Numbers sites in the order they come; with a list, also describes each there; with a map, numbers each
+   * site by where it is, as the map has it or the map's size when it has none.
+   */
   private static final class NumberingRegistry implements SiteRegistry {
     private final List<String> described;
+    private final Map<String, Integer> ids;
     private int sites;
 
     NumberingRegistry() {
@@ -490,14 +556,19 @@ class LoopPrescanTest {
     }
 
     NumberingRegistry(List<String> described) {
+      this(described, null);
+    }
+
+    NumberingRegistry(List<String> described, Map<String, Integer> ids) {
       this.described = described;
+      this.ids = ids;
     }
 
     @Override
     public synchronized int register(LoopSite site) {
-      described.add(site.className() + "." + site.method() + site.descriptor() + ":" + site.line() + " " + site.kind()
-          + (site.accepted() ? " accepted" : " rejected: " + site.reason()));
-      return sites++;
+      String where = site.className() + "." + site.method() + site.descriptor() + ":" + site.line() + " " + site.kind();
+      described.add(where + (site.accepted() ? " accepted" : " rejected: " + site.reason()));
+      return ids == null ? sites++ : ids.computeIfAbsent(where, w -> ids.size());
     }
 
     @Override

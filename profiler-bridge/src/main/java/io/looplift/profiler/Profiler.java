@@ -58,6 +58,7 @@ public final class Profiler {
   private final LongAdder transformClasses = new LongAdder();
   private final LongAdder transformNanos = new LongAdder();
   private final LongAdder deferredClasses = new LongAdder();
+  private final LongAdder rememberedClasses = new LongAdder();
   private final LongAdder deferredNanos = new LongAdder();
   private volatile Runnable beforeReport = () -> { };
 
@@ -317,6 +318,14 @@ public final class Profiler {
   }
 
   /**
+   * Counts one class file whose analysis at load was narrowed to the methods an earlier run found worth
+   * analyzing (the others wait for a report, as {@link #analysisDeferred} ones do).
+   */
+  public void analysisRemembered() {
+    rememberedClasses.increment();
+  }
+
+  /**
    * Sets what runs before every report is built ({@link #reportJson}, {@link #summary}, the MBean's loop
    * count): work that completes the report, such as analyses left until a report needs them. It runs on
    * the thread asking for the report and must not throw.
@@ -328,7 +337,7 @@ public final class Profiler {
   /**
    * The report of DESIGN.md as one line of JSON:
    * {@code {"loops":[…],"traceCache":{"hits","misses"},"kernels":[…],"devices":[…],
-   * "transform":{"classes","nanos","deferred":{"classes","nanos"}},"verify":{…}}}. Each loop has
+   * "transform":{"classes","nanos","deferred":{"classes","nanos"},"remembered":{"classes"}},"verify":{…}}}. Each loop has
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
    * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
@@ -399,6 +408,7 @@ public final class Profiler {
         .name("nanos").value(transformNanos.sum())
         .name("deferred").beginObject().name("classes").value(deferredClasses.sum())
         .name("nanos").value(deferredNanos.sum()).endObject()
+        .name("remembered").beginObject().name("classes").value(rememberedClasses.sum()).endObject()
         .endObject();
     writeVerify(w);
     return w.endObject().toString();

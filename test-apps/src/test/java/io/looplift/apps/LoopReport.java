@@ -34,14 +34,16 @@ final class LoopReport {
   private final Map<?, ?> traceCache;
   private final List<Kernel> kernels;
   private final List<Integer> kernelSizes;
+  private final Map<?, ?> transform;
 
   private LoopReport(List<Loop> loops, List<?> devices, Map<?, ?> traceCache, List<Kernel> kernels,
-      List<Integer> kernelSizes) {
+      List<Integer> kernelSizes, Map<?, ?> transform) {
     this.loops = loops;
     this.devices = devices;
     this.traceCache = traceCache;
     this.kernels = kernels;
     this.kernelSizes = kernelSizes;
+    this.transform = transform;
   }
 
   /** Reads a report; fails with a message naming the file if it is missing or breaks the format. */
@@ -65,7 +67,12 @@ final class LoopReport {
           number(kernel, "transferBytes")));
     }
     return new LoopReport(List.copyOf(loops), top.get("devices") instanceof List<?> d ? d : List.of(), traceCache,
-        List.copyOf(kernelList), List.copyOf(kernelSizes));
+        List.copyOf(kernelList), List.copyOf(kernelSizes), asMap(top.get("transform"), "transform"));
+  }
+
+  /** How many class files the transformer analyzed at load only in part, on an earlier run's record. */
+  long rememberedClasses() {
+    return number(asMap(transform.get("remembered"), "transform.remembered"), "classes");
   }
 
   /** A counter of the report's {@code traceCache} object. */

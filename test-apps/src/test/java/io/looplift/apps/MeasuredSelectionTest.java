@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code executor=auto} by measurement, with default options: the selection measures the original bytecode
  * against the executors, says so in the report, and keeps what it measured under {@code cache.dir}, so that a
- * second run of the same program measures nothing it already knows. Output is the same as without the agent in
- * both runs.
+ * second run of the same program measures nothing it already knows (nor analyzes at load what the first found
+ * nothing in). Output is the same as without the agent in both runs.
  */
 class MeasuredSelectionTest {
   private static final String PROGRAM = ProgramCatalog.FRESH_OUTPUTS.mainClass();
@@ -43,6 +43,12 @@ class MeasuredSelectionTest {
     return r.loops().stream().filter(l -> l.method().equals(method)).findFirst().orElseThrow();
   }
 
+  /** Each loop's place, kind and status, in order. */
+  private static List<String> where(LoopReport r) {
+    return r.loops().stream().map(l -> l.className() + "." + l.method() + l.descriptor() + ":" + l.line() + " "
+        + l.kind() + " " + l.status()).sorted().toList();
+  }
+
   private static long number(Map<?, ?> selection, String key) {
     return ((Number) selection.get(key)).longValue();
   }
@@ -61,6 +67,11 @@ class MeasuredSelectionTest {
       assertTrue(number(l.selection(), "measuringRuns") > 0 && number(l.selection(), "measuringNanos") > 0, l::toString);
     }
     LoopReport second = run(cache, "second", String.valueOf(1 << 20), "24");
+    // What the first run's analysis found worth analyzing was kept too: the second analyzed only that at load,
+    // and its report, which had the rest analyzed at exit, lists every loop as the first did.
+    assertTrue(second.rememberedClasses() > 0, "the second run analyzed every class anew");
+    assertEquals(0, first.rememberedClasses());
+    assertEquals(where(first), where(second));
     for (LoopReport.Loop was : measured) {
       LoopReport.Loop now = second.loops().stream()
           .filter(l -> l.method().equals(was.method()) && l.line() == was.line()).findFirst().orElseThrow();

@@ -1,0 +1,168 @@
+package io.looplift.agent;
+
+import io.looplift.analyzer.AnalysisMemo;
+import io.looplift.profiler.Profiler;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
+
+/**
+ * The {@link AnalysisMemo} kept between runs: one file under {@code cache.dir}'s {@code analysis} folder per
+ * build of the agent and set of rewriting options (what makes a record valid: another analyzer, JVM or
+ * {@code min.length} may find other loops worth it), read when the agent starts and written back at exit
+ * with what this run analyzed. Files of other builds are deleted then. A file that cannot be read, or holds a
+ * record of another build, reads as empty. A record can only leave loops as they are, never change what a
+ * program computes, so the files are not authenticated as the program cache's are. Clearing the folder
+ * makes the next run analyze every class again. Thread-safe.
+ */
+final class StoredAnalysisMemo implements AnalysisMemo {
+  /** "LLAM": the file's first four bytes. */
+  private static final int MAGIC = 0x4c4c414d;
+  private static final int MAX_CLASSES = 1 << 20;
+  private static final int MAX_WORDS = 1 << 10; // 65,536 methods, HotSpot's limit on a class
+
+  private final Path file;
+  private final String build;
+  private final Map<Long, BitSet> known;
+  private final Map<Long, BitSet> analyzed = new ConcurrentHashMap<>();
+  private final Profiler profiler;
+
+  private StoredAnalysisMemo(Path file, String build, Map<Long, BitSet> known, Profiler profiler) {
+    this.file = file;
+    this.build = build;
+    this.known = known;
+    this.profiler = profiler;
+  }
+
+  /**
+   * The memo for {@code build} (the agent's build and the options that decide what the analyzer accepts) in
+   * {@code directory}, with what that holds for it; {@code profiler} counts the class files it knows.
+   */
+  static StoredAnalysisMemo open(Path directory, String build, Profiler profiler) {
+    CRC32C crc = new CRC32C();
+    crc.update(build.getBytes(StandardCharsets.UTF_8));
+    Path file = directory.resolve("memo-" + HexFormat.of().toHexDigits((int) crc.getValue()) + ".bin");
+    return new StoredAnalysisMemo(file, build, read(file, build), profiler);
+  }
+
+  /**
+   * What identifies a build of the agent: its version, the JVM's, and a checksum of the jar its classes run
+   * from (a rebuilt jar keeps its version; the launcher extracts it anew for every run, so its time says
+   * nothing); null when they do not run from a jar file, so that nothing is remembered for classes on a
+   * build tree that may change under it.
+   */
+  static String agentBuild(String version) {
+    try {
+      Path jar = Path.of(StoredAnalysisMemo.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (!Files.isRegularFile(jar)) return null;
+      CRC32C crc = new CRC32C();
+      crc.update(Files.readAllBytes(jar));
+      return version + " on " + System.getProperty("java.vm.version") + ", jar checksum "
+          + HexFormat.of().toHexDigits((int) crc.getValue());
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  @Override
+  public BitSet methodsWorthAnalyzing(long classHash) {
+    BitSet methods = known.get(classHash);
+    if (methods != null) profiler.analysisRemembered();
+    return methods;
+  }
+
+  @Override
+  public void analyzed(long classHash, BitSet worthAnalyzing) {
+    analyzed.put(classHash, (BitSet) worthAnalyzing.clone());
+  }
+
+  /**
+   * Writes what the file holds, what this run read and what it analyzed, to the file, through a temporary
+   * file moved in place (a program running at the same time reads the old file or the new one); deletes
+   * the files of other builds. Does nothing when this run analyzed nothing new.
+   *
+   * @throws IOException when the folder or the file cannot be written
+   */
+  void save() throws IOException {
+    if (analyzed.isEmpty()) return;
+    Map<Long, BitSet> all = new HashMap<>(read(file, build));
+    all.putAll(known);
+    all.putAll(analyzed);
+    Path directory = file.getParent();
+    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+      Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } else {
+      Files.createDirectories(directory);
+    }
+    Path temporary = Files.createTempFile(directory, "memo-", ".tmp");
+    try {
+      Files.write(temporary, encode(build, all));
+      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
+    try (DirectoryStream<Path> others = Files.newDirectoryStream(directory, "memo-*.bin")) {
+      for (Path other : others) {
+        if (!other.equals(file)) Files.deleteIfExists(other);
+      }
+    }
+  }
+
+  /** The file's records, empty when it is missing, unreadable or of another build. */
+  private static Map<Long, BitSet> read(Path file, String build) {
+    try {
+      return decode(build, Files.readAllBytes(file));
+    } catch (IOException | RuntimeException e) {
+      return new ConcurrentHashMap<>();
+    }
+  }
+
+  static byte[] encode(String build, Map<Long, BitSet> records) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(MAGIC);
+      out.writeUTF(build);
+      out.writeInt(records.size());
+      for (Map.Entry<Long, BitSet> r : records.entrySet()) {
+        long[] words = r.getValue().toLongArray();
+        out.writeLong(r.getKey());
+        out.writeShort(words.length);
+        for (long w : words) out.writeLong(w);
+      }
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The records in {@code bytes}, empty unless they are a whole file of {@code build}. */
+  static Map<Long, BitSet> decode(String build, byte[] bytes) throws IOException {
+    Map<Long, BitSet> records = new ConcurrentHashMap<>();
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+    if (in.readInt() != MAGIC || !in.readUTF().equals(build)) return records;
+    int count = in.readInt();
+    if (count < 0 || count > MAX_CLASSES) return records;
+    for (int k = 0; k < count; k++) {
+      long hash = in.readLong();
+      int n = in.readUnsignedShort();
+      if (n > MAX_WORDS) return new ConcurrentHashMap<>();
+      long[] words = new long[n];
+      for (int w = 0; w < n; w++) words[w] = in.readLong();
+      records.put(hash, BitSet.valueOf(words));
+    }
+    return in.read() == -1 ? records : new ConcurrentHashMap<>();
+  }
+}

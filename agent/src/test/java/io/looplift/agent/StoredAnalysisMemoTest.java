@@ -1,0 +1,106 @@
+package io.looplift.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.looplift.profiler.Profiler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoredAnalysisMemoTest {
+  private static final String BUILD = "1.0 on 17, jar checksum 0badcafe, RewriteOptions[minLength=65536]";
+
+  @TempDir Path dir;
+
+  private static BitSet methods(int... indices) {
+    BitSet b = new BitSet();
+    for (int i : indices) b.set(i);
+    return b;
+  }
+
+  private static long remembered(Profiler profiler) {
+    String json = profiler.reportJson();
+    String marker = "\"remembered\":{\"classes\":";
+    int at = json.indexOf(marker) + marker.length();
+    return Long.parseLong(json.substring(at, json.indexOf('}', at)));
+  }
+
+  @Test
+  void aSecondRunKnowsWhatTheFirstAnalyzedAndCountsWhatItKnew() throws IOException {
+    StoredAnalysisMemo first = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    assertNull(first.methodsWorthAnalyzing(7L));
+    first.analyzed(7L, methods());
+    first.analyzed(-3L, methods(0, 70, 1000));
+    first.save();
+
+    Profiler profiler = new Profiler();
+    StoredAnalysisMemo second = StoredAnalysisMemo.open(dir, BUILD, profiler);
+    assertEquals(methods(), second.methodsWorthAnalyzing(7L));
+    assertEquals(methods(0, 70, 1000), second.methodsWorthAnalyzing(-3L));
+    assertNull(second.methodsWorthAnalyzing(8L));
+    assertEquals(2, remembered(profiler));
+
+    // What the second run adds joins what it read; a third run has both.
+    second.analyzed(8L, methods(2));
+    second.save();
+    StoredAnalysisMemo third = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    assertEquals(methods(2), third.methodsWorthAnalyzing(8L));
+    assertEquals(methods(), third.methodsWorthAnalyzing(7L));
+  }
+
+  @Test
+  void anotherBuildOrOtherOptionsKnowNothingAndReplaceTheFile() throws IOException {
+    StoredAnalysisMemo old = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    old.analyzed(7L, methods(1));
+    old.save();
+    StoredAnalysisMemo rebuilt = StoredAnalysisMemo.open(dir, BUILD.replace("0badcafe", "0badcaff"), new Profiler());
+    assertNull(rebuilt.methodsWorthAnalyzing(7L));
+    rebuilt.analyzed(9L, methods(1));
+    rebuilt.save();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(1, files.count(), "the old build's file is deleted");
+    }
+    assertNull(StoredAnalysisMemo.open(dir, BUILD, new Profiler()).methodsWorthAnalyzing(7L));
+  }
+
+  @Test
+  void aRunThatAnalyzedNothingNewWritesNothing() throws IOException {
+    StoredAnalysisMemo.open(dir.resolve("analysis"), BUILD, new Profiler()).save();
+    assertFalse(Files.exists(dir.resolve("analysis")));
+  }
+
+  @Test
+  void aDamagedFileReadsAsNothing() throws IOException {
+    StoredAnalysisMemo memo = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    memo.analyzed(7L, methods(1));
+    memo.analyzed(8L, methods(2));
+    memo.save();
+    Path file;
+    try (Stream<Path> files = Files.list(dir)) {
+      file = files.findFirst().orElseThrow();
+    }
+    byte[] whole = Files.readAllBytes(file);
+    for (byte[] damaged : List.of(Arrays.copyOf(whole, whole.length - 3), Arrays.copyOf(whole, whole.length + 1),
+        new byte[0], "not a memo".getBytes())) {
+      Files.write(file, damaged);
+      assertNull(StoredAnalysisMemo.open(dir, BUILD, new Profiler()).methodsWorthAnalyzing(7L));
+    }
+  }
+
+  @Test
+  void recordsSurviveTheirEncoding() throws IOException {
+    Map<Long, BitSet> records = Map.of(Long.MIN_VALUE, methods(), 0L, methods(0), Long.MAX_VALUE, methods(63, 64, 65_535));
+    assertEquals(records, StoredAnalysisMemo.decode(BUILD, StoredAnalysisMemo.encode(BUILD, records)));
+    assertTrue(StoredAnalysisMemo.decode("another build", StoredAnalysisMemo.encode(BUILD, records)).isEmpty());
+  }
+}
