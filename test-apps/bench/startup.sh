@@ -7,7 +7,11 @@
 # (or difference) of the medians, the range of the per-pair ratios as a measure of noise, and the agent's
 # "transform" figures from its report. Both JVMs must print the same rows.
 #
-# Usage, from the project root:  [REPORT=0] test-apps/bench/startup.sh [PAIRS (default 5)] [agent options]
+# The agent keeps which methods of each class file were worth analyzing under cache.dir (README, "The program
+# cache"), so that from its second run on it analyzes at load only those: COLD=1 gives each agent JVM an empty
+# cache.dir of its own, to measure a first run.
+#
+# Usage, from the project root:  [REPORT=0] [COLD=1] test-apps/bench/startup.sh [PAIRS (default 5)] [agent options]
 # Needs the agent jar (mvn -B -DskipTests package), or the jar AGENT_JAR names (to compare two builds). The
 # first run builds test-apps/bench/startup, which is not part of the reactor: Maven downloads Spark and its
 # dependencies (about 300 MiB) into ~/.m2 then.
@@ -42,12 +46,14 @@ run() { # run KIND INDEX [java options...]: one JVM; its figures go to $work/KIN
 }
 
 # REPORT=0 measures the agent as users run it, without a report (which analyzes the rejected loops at exit).
+if [ "${COLD:-0}" = 1 ]; then opts="cache.dir=$work/cache${opts:+,$opts}"; fi
 if [ "${REPORT:-1}" = 0 ]; then
   agentarg="-javaagent:$jar${opts:+=$opts}"
 else
   agentarg="-javaagent:$jar=report=$work/report.json${opts:+,$opts}"
 fi
 for k in $(seq 1 "$pairs"); do
+  rm -rf "$work/cache"
   if (( k % 2 )); then
     run plain "$k"; run agent "$k" "$agentarg"
   else

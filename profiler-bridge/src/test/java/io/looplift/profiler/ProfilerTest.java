@@ -22,7 +22,8 @@ class ProfilerTest {
   @Test
   void emptyReport() {
     assertEquals("{\"loops\":[],\"traceCache\":{\"hits\":0,\"misses\":0,\"evictions\":0,\"regionHits\":0,\"regionMisses\":0},\"kernels\":[],\"devices\":[],"
-        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0}},"
+        + "\"transform\":{\"classes\":0,\"nanos\":0,\"deferred\":{\"classes\":0,\"nanos\":0},"
+        + "\"remembered\":{\"classes\":0}},"
         + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}",
         new Profiler().reportJson());
   }
@@ -86,6 +87,8 @@ class ProfilerTest {
     p.classTransformed(-5); // a clock that stepped back counts the class, not the time
     p.classTransformed(1200);
     p.analysisDeferred(4000);
+    p.analysisRemembered();
+    p.analysisRemembered();
     assertEquals(2, sum);
     assertEquals(1, copy);
     String expected = "{\"loops\":["
@@ -108,7 +111,8 @@ class ProfilerTest {
         + "{\"id\":\"fused\",\"executor\":\"jvm\",\"loops\":[2,0],\"launches\":1,\"timeNanos\":11,"
         + "\"transferNanos\":0,\"transferBytes\":0,\"deviceNanos\":0,\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}}],"
         + "\"devices\":[\"jvm: 16 threads\",\"opencl: NVIDIA H200\"],"
-        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000}},"
+        + "\"transform\":{\"classes\":3,\"nanos\":1500,\"deferred\":{\"classes\":1,\"nanos\":4000},"
+        + "\"remembered\":{\"classes\":2}},"
         + "\"verify\":{\"mode\":\"off\",\"checked\":0,\"mismatches\":0,\"kernels\":[]}}";
     String json = p.reportJson();
     assertEquals(expected, json);
