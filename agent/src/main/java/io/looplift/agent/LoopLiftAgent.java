@@ -176,7 +176,7 @@ public final class LoopLiftAgent {
     String build = StoredAnalysisMemo.agentBuild(VERSION);
     if (build == null) return null;
     Path base = config.cacheDir() != null ? config.cacheDir() : DiskProgramStore.defaultDirectory();
-    return StoredAnalysisMemo.open(base.resolve("analysis"), build + ", " + rewriteOptions(config), profiler);
+    return StoredAnalysisMemo.open(base, build + ", " + rewriteOptions(config), profiler);
   }
 
   /** What the rewriter bakes in and rejects, from the user's options. */

@@ -9,15 +9,19 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 
@@ -26,9 +30,10 @@ import java.util.zip.CRC32C;
  * build of the agent and set of rewriting options (what makes a record valid: another analyzer, JVM or
  * {@code min.length} may find other loops worth it), read when the agent starts and written back at exit
  * with what this run analyzed. Files of other builds are deleted then. A file that cannot be read, or holds a
- * record of another build, reads as empty. A record can only leave loops as they are, never change what a
- * program computes, so the files are not authenticated as the program cache's are. Clearing the folder
- * makes the next run analyze every class again. Thread-safe.
+ * record of another build, reads as empty. As with the program cache, nothing is read or written unless
+ * nobody but the user running the JVM can write {@code cache.dir}, the folder and the file; but a record can
+ * only leave loops as they are, never change what a program computes, so the files are not authenticated.
+ * Clearing the folder makes the next run analyze every class again. Thread-safe.
  */
 final class StoredAnalysisMemo implements AnalysisMemo {
   /** "LLAM": the file's first four bytes. */
@@ -36,7 +41,7 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   private static final int MAX_CLASSES = 1 << 20;
   private static final int MAX_WORDS = 1 << 10; // 65,536 methods, HotSpot's limit on a class
 
-  private final Path file;
+  private final Path file; // null: cache.dir refused, nothing read or written
   private final String build;
   private final Map<Long, BitSet> known;
   private final Map<Long, BitSet> analyzed = new ConcurrentHashMap<>();
@@ -51,13 +56,41 @@ final class StoredAnalysisMemo implements AnalysisMemo {
 
   /**
    * The memo for {@code build} (the agent's build and the options that decide what the analyzer accepts) in
-   * {@code directory}, with what that holds for it; {@code profiler} counts the class files it knows.
+   * {@code cacheDir}'s {@code analysis} folder, with what that holds for it; {@code profiler} counts the class
+   * files it knows.
    */
-  static StoredAnalysisMemo open(Path directory, String build, Profiler profiler) {
+  static StoredAnalysisMemo open(Path cacheDir, String build, Profiler profiler) {
     CRC32C crc = new CRC32C();
     crc.update(build.getBytes(StandardCharsets.UTF_8));
-    Path file = directory.resolve("memo-" + HexFormat.of().toHexDigits((int) crc.getValue()) + ".bin");
+    Path file = cacheDir.resolve("analysis").resolve("memo-" + HexFormat.of().toHexDigits((int) crc.getValue()) + ".bin");
+    if (!onlyTheUserWrites(cacheDir, cacheDir, file.getParent(), file)) return new StoredAnalysisMemo(null, build, Map.of(), profiler);
     return new StoredAnalysisMemo(file, build, read(file, build), profiler);
+  }
+
+  /**
+   * True when each of {@code paths} that exists belongs to the user running this JVM and nobody else may
+   * write it (a link is followed for {@code cacheDir} itself, refused inside it), on a file system with POSIX
+   * owners.
+   */
+  private static boolean onlyTheUserWrites(Path cacheDir, Path... paths) {
+    try {
+      if (!cacheDir.getFileSystem().supportedFileAttributeViews().contains("posix")) return false;
+      UserPrincipal user = cacheDir.getFileSystem().getUserPrincipalLookupService()
+          .lookupPrincipalByName(System.getProperty("user.name"));
+      for (Path p : paths) {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) continue;
+        LinkOption[] follow = p.equals(cacheDir) ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class, follow);
+        Set<PosixFilePermission> perms = a.permissions();
+        if (!a.owner().equals(user) || a.isSymbolicLink() || perms.contains(PosixFilePermission.GROUP_WRITE)
+            || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   /**
@@ -94,21 +127,18 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   /**
    * Writes what the file holds, what this run read and what it analyzed, to the file, through a temporary
    * file moved in place (a program running at the same time reads the old file or the new one); deletes
-   * the files of other builds. Does nothing when this run analyzed nothing new.
+   * the files of other builds. Does nothing when this run analyzed nothing new, or {@code cache.dir} was
+   * refused.
    *
    * @throws IOException when the folder or the file cannot be written
    */
   void save() throws IOException {
-    if (analyzed.isEmpty()) return;
+    if (file == null || analyzed.isEmpty()) return;
     Map<Long, BitSet> all = new HashMap<>(read(file, build));
     all.putAll(known);
     all.putAll(analyzed);
     Path directory = file.getParent();
-    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    } else {
-      Files.createDirectories(directory);
-    }
+    Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Path temporary = Files.createTempFile(directory, "memo-", ".tmp");
     try {
       Files.write(temporary, encode(build, all));

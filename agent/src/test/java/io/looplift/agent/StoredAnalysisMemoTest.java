@@ -9,6 +9,7 @@ import io.looplift.profiler.Profiler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -67,7 +68,7 @@ class StoredAnalysisMemoTest {
     assertNull(rebuilt.methodsWorthAnalyzing(7L));
     rebuilt.analyzed(9L, methods(1));
     rebuilt.save();
-    try (Stream<Path> files = Files.list(dir)) {
+    try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
       assertEquals(1, files.count(), "the old build's file is deleted");
     }
     assertNull(StoredAnalysisMemo.open(dir, BUILD, new Profiler()).methodsWorthAnalyzing(7L));
@@ -75,8 +76,31 @@ class StoredAnalysisMemoTest {
 
   @Test
   void aRunThatAnalyzedNothingNewWritesNothing() throws IOException {
-    StoredAnalysisMemo.open(dir.resolve("analysis"), BUILD, new Profiler()).save();
-    assertFalse(Files.exists(dir.resolve("analysis")));
+    StoredAnalysisMemo.open(dir.resolve("cache"), BUILD, new Profiler()).save();
+    assertFalse(Files.exists(dir.resolve("cache")));
+  }
+
+  /** As the program cache: a cache.dir others may write is neither read nor written, nor is such a file. */
+  @Test
+  void whatOthersCanWriteIsNeitherReadNorWritten() throws IOException {
+    StoredAnalysisMemo memo = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    memo.analyzed(7L, methods(1));
+    memo.save();
+    Path file;
+    try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
+      file = files.findFirst().orElseThrow();
+    }
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+    assertNull(StoredAnalysisMemo.open(dir, BUILD, new Profiler()).methodsWorthAnalyzing(7L));
+
+    Path shared = Files.createDirectory(dir.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+    StoredAnalysisMemo refused = StoredAnalysisMemo.open(shared, BUILD, new Profiler());
+    refused.analyzed(7L, methods(1));
+    refused.save();
+    try (Stream<Path> files = Files.list(shared)) {
+      assertEquals(List.of(), files.toList());
+    }
   }
 
   @Test
@@ -86,7 +110,7 @@ class StoredAnalysisMemoTest {
     memo.analyzed(8L, methods(2));
     memo.save();
     Path file;
-    try (Stream<Path> files = Files.list(dir)) {
+    try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
       file = files.findFirst().orElseThrow();
     }
     byte[] whole = Files.readAllBytes(file);
