@@ -62,8 +62,11 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   static StoredAnalysisMemo open(Path cacheDir, String build, Profiler profiler) {
     CRC32C crc = new CRC32C();
     crc.update(build.getBytes(StandardCharsets.UTF_8));
-    Path file = cacheDir.resolve("analysis").resolve("memo-" + HexFormat.of().toHexDigits((int) crc.getValue()) + ".bin");
-    if (!onlyTheUserWrites(cacheDir, cacheDir, file.getParent(), file)) return new StoredAnalysisMemo(null, build, Map.of(), profiler);
+    Path folder = cacheDir.resolve("analysis");
+    Path file = folder.resolve("memo-" + HexFormat.of().toHexDigits((int) crc.getValue()) + ".bin");
+    if (!onlyTheUserWrites(cacheDir, cacheDir, folder, file)) {
+      return new StoredAnalysisMemo(null, build, Map.of(), profiler);
+    }
     return new StoredAnalysisMemo(file, build, read(file, build), profiler);
   }
 
@@ -79,8 +82,8 @@ final class StoredAnalysisMemo implements AnalysisMemo {
           .lookupPrincipalByName(System.getProperty("user.name"));
       for (Path p : paths) {
         if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) continue;
-        LinkOption[] follow = p.equals(cacheDir) ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
-        PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class, follow);
+        LinkOption[] links = p.equals(cacheDir) ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        PosixFileAttributes a = Files.readAttributes(p, PosixFileAttributes.class, links);
         Set<PosixFilePermission> perms = a.permissions();
         if (!a.owner().equals(user) || a.isSymbolicLink() || perms.contains(PosixFilePermission.GROUP_WRITE)
             || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
@@ -138,7 +141,8 @@ final class StoredAnalysisMemo implements AnalysisMemo {
     all.putAll(known);
     all.putAll(analyzed);
     Path directory = file.getParent();
-    Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.createDirectories(directory,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     Path temporary = Files.createTempFile(directory, "memo-", ".tmp");
     try {
       Files.write(temporary, encode(build, all));

@@ -26,8 +26,8 @@ public interface AnalysisMemo {
   };
 
   /**
-   * The methods worth analyzing in the class file whose {@link ClassRewriter#hash hash} is {@code classHash},
-   * or null when it is not known; the caller must not change the set.
+   * The methods worth analyzing in the class file whose hash (its CRC-32C and CRC-32 side by side) is
+   * {@code classHash}, or null when it is not known; the caller must not change the set.
    */
   BitSet methodsWorthAnalyzing(long classHash);
 
