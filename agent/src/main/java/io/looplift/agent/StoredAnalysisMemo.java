@@ -39,12 +39,18 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   /** "LLAM": the file's first four bytes. */
   private static final int MAGIC = 0x4c4c414d;
   private static final int MAX_CLASSES = 1 << 20;
+  /**
+   * How many records a file keeps, about 1.3 MB read at every start: past it, only those this run used or
+   * made are written back (a program's classes stay; those of programs not run lately go).
+   */
+  static final int KEPT_CLASSES = 1 << 16;
   private static final int MAX_WORDS = 1 << 10; // 65,536 methods, HotSpot's limit on a class
 
   private final Path file; // null: cache.dir refused, nothing read or written
   private final String build;
   private final Map<Long, BitSet> known;
   private final Map<Long, BitSet> analyzed = new ConcurrentHashMap<>();
+  private final Set<Long> used = ConcurrentHashMap.newKeySet();
   private final Profiler profiler;
 
   private StoredAnalysisMemo(Path file, String build, Map<Long, BitSet> known, Profiler profiler) {
@@ -118,7 +124,10 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   @Override
   public BitSet methodsWorthAnalyzing(long classHash) {
     BitSet methods = known.get(classHash);
-    if (methods != null) profiler.analysisRemembered();
+    if (methods != null) {
+      used.add(classHash);
+      profiler.analysisRemembered();
+    }
     return methods;
   }
 
@@ -128,9 +137,9 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   }
 
   /**
-   * Writes what the file holds, what this run read and what it analyzed, to the file, through a temporary
-   * file moved in place (a program running at the same time reads the old file or the new one); deletes
-   * the files of other builds. Does nothing when this run analyzed nothing new, or {@code cache.dir} was
+   * Writes what the file holds, what this run read and what it analyzed (only what this run used and
+   * analyzed, past {@link #KEPT_CLASSES}), to the file, through a temporary file moved in place (a program
+   * running at the same time reads the old file or the new one); deletes the files of other builds. Does nothing when this run analyzed nothing new, or {@code cache.dir} was
    * refused.
    *
    * @throws IOException when the folder or the file cannot be written
@@ -140,6 +149,10 @@ final class StoredAnalysisMemo implements AnalysisMemo {
     Map<Long, BitSet> all = new HashMap<>(read(file, build));
     all.putAll(known);
     all.putAll(analyzed);
+    if (all.size() > KEPT_CLASSES) {
+      all = new HashMap<>(analyzed);
+      for (Long hash : used) all.put(hash, known.get(hash));
+    }
     Path directory = file.getParent();
     Files.createDirectories(directory,
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

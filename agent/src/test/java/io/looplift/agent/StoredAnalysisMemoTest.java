@@ -60,6 +60,21 @@ class StoredAnalysisMemoTest {
   }
 
   @Test
+  void pastItsLimitAFileKeepsOnlyWhatTheLastRunUsedOrMade() throws IOException {
+    StoredAnalysisMemo first = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    for (long h = 0; h < StoredAnalysisMemo.KEPT_CLASSES; h++) first.analyzed(h, methods((int) (h % 7)));
+    first.save();
+    StoredAnalysisMemo second = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    assertEquals(methods(3), second.methodsWorthAnalyzing(10L));
+    second.analyzed(-1L, methods(1)); // one past the limit
+    second.save();
+    StoredAnalysisMemo third = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    assertEquals(methods(3), third.methodsWorthAnalyzing(10L));
+    assertEquals(methods(1), third.methodsWorthAnalyzing(-1L));
+    assertNull(third.methodsWorthAnalyzing(11L));
+  }
+
+  @Test
   void anotherBuildOrOtherOptionsKnowNothingAndReplaceTheFile() throws IOException {
     StoredAnalysisMemo old = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     old.analyzed(7L, methods(1));
