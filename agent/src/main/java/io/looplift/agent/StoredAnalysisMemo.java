@@ -7,12 +7,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -44,6 +48,9 @@ final class StoredAnalysisMemo implements AnalysisMemo {
    * made are written back (a program's classes stay; those of programs not run lately go).
    */
   static final int KEPT_CLASSES = 1 << 16;
+  /** A zip file's end record without a comment: its length, and its first four bytes. */
+  private static final int END_RECORD = 22;
+  private static final int END_SIGNATURE = 0x06054b50;
   private static final int MAX_WORDS = 1 << 10; // 65,536 methods, HotSpot's limit on a class
 
   private final Path file; // null: cache.dir refused, nothing read or written
@@ -103,22 +110,50 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   }
 
   /**
-   * What identifies a build of the agent: its version, the JVM's, and a checksum of the jar its classes run
-   * from (a rebuilt jar keeps its version; the launcher extracts it anew for every run, so its time says
-   * nothing); null when they do not run from a jar file, so that nothing is remembered for classes on a
-   * build tree that may change under it.
+   * What identifies a build of the agent: its version, the JVM's, and a checksum of the central directory of
+   * the jar its classes run from, which holds every entry's name, sizes and CRC-32 (a rebuilt jar keeps its
+   * version; the launcher extracts it anew for every run, so its time says nothing). Only the directory is
+   * read, at every start: 0.3 ms against 4 ms for the whole 3 MB jar. Null when the classes do not run from a
+   * jar file, so that nothing is remembered for classes on a build tree that may change under it.
    */
   static String agentBuild(String version) {
     try {
       Path jar = Path.of(StoredAnalysisMemo.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       if (!Files.isRegularFile(jar)) return null;
-      CRC32C crc = new CRC32C();
-      crc.update(Files.readAllBytes(jar));
-      return version + " on " + System.getProperty("java.vm.version") + ", jar checksum "
-          + HexFormat.of().toHexDigits((int) crc.getValue());
+      return version + " on " + System.getProperty("java.vm.version") + ", jar directory checksum "
+          + HexFormat.of().toHexDigits((int) centralDirectoryChecksum(jar));
     } catch (Exception e) {
       return null;
     }
+  }
+
+  /**
+   * A CRC-32C of the central directory of zip file {@code zip}, found through its end record (which ends
+   * the file when the archive has no comment, as a jar has not).
+   *
+   * @throws IOException when the file cannot be read or is not a zip file of this kind (one with a comment,
+   *     or a zip64 archive)
+   */
+  static long centralDirectoryChecksum(Path zip) throws IOException {
+    try (FileChannel file = FileChannel.open(zip, StandardOpenOption.READ)) {
+      ByteBuffer end = read(file, file.size() - END_RECORD, END_RECORD);
+      if (end.getInt(0) != END_SIGNATURE) throw new IOException(zip + " has no zip end record where it ends");
+      long size = end.getInt(12) & 0xFFFFFFFFL;
+      long offset = end.getInt(16) & 0xFFFFFFFFL;
+      if (size + offset + END_RECORD > file.size()) throw new IOException(zip + ": central directory out of range");
+      CRC32C crc = new CRC32C();
+      crc.update(read(file, offset, (int) size));
+      return crc.getValue();
+    }
+  }
+
+  /** {@code length} bytes of {@code file} from {@code position}, little-endian, as zip files are. */
+  private static ByteBuffer read(FileChannel file, long position, int length) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+    while (b.hasRemaining()) {
+      if (file.read(b, position + b.position()) < 0) throw new IOException("unexpected end of file");
+    }
+    return b.flip();
   }
 
   @Override

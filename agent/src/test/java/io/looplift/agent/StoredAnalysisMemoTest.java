@@ -2,7 +2,9 @@ package io.looplift.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.profiler.Profiler;
@@ -15,11 +17,13 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class StoredAnalysisMemoTest {
-  private static final String BUILD = "1.0 on 17, jar checksum 0badcafe, RewriteOptions[minLength=65536]";
+  private static final String BUILD = "1.0 on 17, jar directory checksum 0badcafe, RewriteOptions[minLength=65536]";
 
   @TempDir Path dir;
 
@@ -134,6 +138,31 @@ class StoredAnalysisMemoTest {
       Files.write(file, damaged);
       assertNull(StoredAnalysisMemo.open(dir, BUILD, new Profiler()).methodsWorthAnalyzing(7L));
     }
+  }
+
+  /** The build's checksum: the same for the same entries, another for one entry changed, none for a non-zip. */
+  @Test
+  void aJarsDirectoryChecksumFollowsItsEntries() throws IOException {
+    Path a = zip("a.jar", "x/A.class", new byte[] {1, 2, 3});
+    Path same = zip("same.jar", "x/A.class", new byte[] {1, 2, 3});
+    Path changed = zip("changed.jar", "x/A.class", new byte[] {1, 2, 4});
+    long checksum = StoredAnalysisMemo.centralDirectoryChecksum(a);
+    assertEquals(checksum, StoredAnalysisMemo.centralDirectoryChecksum(same));
+    assertNotEquals(checksum, StoredAnalysisMemo.centralDirectoryChecksum(changed));
+    Path text = Files.writeString(dir.resolve("not.jar"), "not a zip file, but long enough to hold an end record");
+    assertThrows(IOException.class, () -> StoredAnalysisMemo.centralDirectoryChecksum(text));
+  }
+
+  private Path zip(String name, String entry, byte[] content) throws IOException {
+    Path file = dir.resolve(name);
+    try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(file))) {
+      ZipEntry e = new ZipEntry(entry);
+      e.setTime(0); // the same time in both, so that only the content tells them apart
+      out.putNextEntry(e);
+      out.write(content);
+      out.closeEntry();
+    }
+    return file;
   }
 
   @Test
