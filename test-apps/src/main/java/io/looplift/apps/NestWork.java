@@ -7,8 +7,8 @@ import java.util.Random;
  * Sobel edge magnitude, a per-row normalization of a matrix of features), a k-nearest-neighbour search over
  * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
  * of each query), a small dense matrix product, column sums, heat diffusion stepped in one method (its
- * sweeps queue together), and the forces of an n-body step (every pair through a square root and a division). Deterministic: fixed seed, results printed
- * as exact bits.
+ * sweeps queue together), and the forces of an n-body step (every pair through a square root and a
+ * division). Deterministic: fixed seed, results printed as exact bits.
  */
 public final class NestWork {
   private NestWork() {}
