@@ -17,7 +17,7 @@ import java.util.List;
  * @param agentOnly true to skip the runs without the agent
  * @param defaults run the agent with its default options rather than {@code min.length=0}, to measure loops
  *     it recognizes but does not offload
- * @param forks JMH forks per benchmark and mode, or -1 for the benchmark's own
+ * @param forks forks per benchmark, size and mode, plain and agent in turn, or -1 for the benchmarks' own
  * @param warmups warm-up iterations per fork, or -1 for the benchmark's own
  * @param iterations measured iterations per fork, or -1 for the benchmark's own
  */
