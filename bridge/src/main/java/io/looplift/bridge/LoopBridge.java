@@ -1,5 +1,9 @@
 package io.looplift.bridge;
 
+import java.lang.invoke.CallSite;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
 /**
  * Entry points that rewritten bytecode calls. Lives on the bootstrap class path so that classes of any
  * class loader can reach it; has no dependencies. The pipeline behind it is installed once at start-up;
@@ -85,17 +89,24 @@ public final class LoopBridge {
   public static final String FIELD_DESC = "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;";
   public static final String SHORT_RUN = "shortRun";
   public static final String SHORT_RUN_DESC = "(I)V";
+  public static final String SITE_SWITCH = "siteSwitch";
+  public static final String SITE_SWITCH_DESC = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+      + "Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;";
+  /** The name and type of the {@code invokedynamic} that {@link #siteSwitch} links. */
+  public static final String SWITCH_NAME = "preambleOn";
+  public static final String SWITCH_TYPE = "()Z";
   /**
    * How many runs of a site {@link #shortRun} counts before it tells the pipeline. Putting a loop back costs
-   * its class a retransformation and its compiled code (tens to hundreds of milliseconds of JIT work, while
-   * its hottest method runs interpreted again), which saves a few nanoseconds a run: only a loop that has
-   * run this often is likely to run often enough again to repay it. (At 2^16, a Smile k-means run put back
-   * a loop of its tree search and took 150-250 ms longer.) A hot inner loop gets there in well under a second.
+   * the compiled code of the methods it is in (tens to hundreds of milliseconds of JIT work, while they run
+   * interpreted again), which saves a few nanoseconds a run: only a loop that has run this often is likely
+   * to run often enough again to repay it. (At 2^16, a Smile k-means run put back a loop of its tree search
+   * and took 150-250 ms longer.) A hot inner loop gets there in well under a second.
    */
   public static final int SHORT_RUNS_TOLD = 1 << 20;
 
   private static volatile Dispatcher dispatcher;
   private static final ShortRuns SHORT_RUNS = new ShortRuns();
+  private static final SiteSwitches SWITCHES = new SiteSwitches();
 
   private LoopBridge() {}
 
@@ -228,6 +239,24 @@ public final class LoopBridge {
       StackWalker walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
       if (d != null) d.tooShort(siteId, walker.getCallerClass());
     }
+  }
+
+  /**
+   * The bootstrap method of the {@code invokedynamic} ({@link #SWITCH_NAME}, {@link #SWITCH_TYPE}) that opens
+   * a loop's preamble in class files of Java 7 and later: true while the preamble is to run, false once
+   * {@link #switchOff} put the loop back as it was, the original loop then running straight away.
+   */
+  public static CallSite siteSwitch(MethodHandles.Lookup caller, String name, MethodType type, int siteId) {
+    return SWITCHES.of(siteId);
+  }
+
+  /**
+   * Puts loop site {@code siteId} back as it was without rewriting its class: its preamble's switch turns
+   * false, and HotSpot compiles the methods it is in again without it. False when the site has no switch
+   * (its class file predates {@code invokedynamic}, or it never ran), which then changes nothing.
+   */
+  public static boolean switchOff(int siteId) {
+    return SWITCHES.off(siteId);
   }
 
   /** Installs the pipeline; a second call is ignored. */

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -14,6 +15,7 @@ import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
@@ -29,7 +31,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 /**
  * Rewrites recognized loops in place. The loop's entry jumps to a preamble at the end of the method:
  * <pre>
- *   pre:      limit evaluated; short loops (small nests) counted → fallback     (any exception → fallback)
+ *   pre:      if (!preambleOn()) goto fallback                  (an invokedynamic: see emitSwitch)
+ *             limit evaluated; short loops (small nests) counted → fallback     (any exception → fallback)
  *             arrays, scalars evaluated
  *             r = LoopBridge.submit(site, arrays, scalars, i, limit)
  *             if (r == TIMED) timed = site + 1;  if (r != TAKEN) goto fallback
@@ -45,6 +48,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * {@code timed}, also 0 on entry, names the loop whose original run the pipeline asked to time.
  */
 final class LoopRewriter {
+  private static final Handle SWITCH_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
+      LoopBridge.SITE_SWITCH, LoopBridge.SITE_SWITCH_DESC, false);
 
   private LoopRewriter() {}
 
@@ -121,6 +126,7 @@ final class LoopRewriter {
     // A loop whose exit test moves its variable first (--k >= 0): the launch starts where the first iteration
     // does; the original loop, if it runs instead, starts from the value it had.
     if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), plan.headerStep()));
+    emitSwitch(ctx, il, siteId, fallback);
     emitArguments(il, plan, siteId, minLength, scratch, fallback);
     il.add(argsEnd);
     emitSubmit(il, plan, siteId, scratch, fallback, true);
@@ -134,6 +140,17 @@ final class LoopRewriter {
     il.add(syncIfPending(scratch));
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
+  }
+
+  /**
+   * {@code if (!preambleOn()) goto fallback}, an {@code invokedynamic} linked by {@link LoopBridge#siteSwitch}
+   * that HotSpot compiles as a constant: once the pipeline switches it off the preamble is dead code, and the
+   * loop costs what it did before the agent. Class files older than Java 7 cannot have it.
+   */
+  private static void emitSwitch(MethodContext ctx, InsnList il, int siteId, LabelNode fallback) {
+    if ((ctx.owner.version & 0xFFFF) < Opcodes.V1_7) return;
+    il.add(new InvokeDynamicInsnNode(LoopBridge.SWITCH_NAME, LoopBridge.SWITCH_TYPE, SWITCH_BOOTSTRAP, siteId));
+    il.add(new JumpInsnNode(Opcodes.IFEQ, fallback));
   }
 
   /**

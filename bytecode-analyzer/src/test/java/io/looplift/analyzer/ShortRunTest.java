@@ -1,5 +1,6 @@
 package io.looplift.analyzer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,18 +12,21 @@ import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.LoopSite;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
  * A loop whose runs are all shorter than {@code min.length} counts them through the bridge, which tells
- * the pipeline once, with the loop's class; rewriting a class again leaves the loops the registry keeps as
- * they were.
+ * the pipeline once, with the loop's class; once its switch is off it runs as the original; rewriting a
+ * class again leaves the loops the registry keeps as they were.
  */
 class ShortRunTest {
   @Test
@@ -37,6 +41,61 @@ class ShortRunTest {
     for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "not before the mark");
     map.invoke(null, a, out);
     for (int id : ids) assertSame(shapes.lifted, InterpretingDispatcher.TOO_SHORT.get(id));
+  }
+
+  @Test
+  void aSiteSwitchedOffRunsItsOriginalLoopAndNoLongerCountsShortRuns() throws Exception {
+    Rewritten shapes = new Rewritten(Shapes.class, 1 << 20);
+    Method map = shapes.lifted.getDeclaredMethod("map", double[].class, double[].class);
+    double[] a = new double[16];
+    for (int i = 0; i < a.length; i++) a[i] = i * 0.25;
+    double[] out = new double[16];
+    double[] expected = new double[16];
+    double sum = Shapes.map(a, expected);
+    List<Integer> ids = shapes.sites("map").stream().filter(LoopSite::accepted).map(shapes::id).toList();
+    map.invoke(null, a, out);
+    for (int id : ids) assertTrue(LoopBridge.switchOff(id), "its preamble asked for its switch on the first run");
+    for (int r = 0; r < LoopBridge.SHORT_RUNS_TOLD; r++) map.invoke(null, a, out);
+    for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "the preamble no longer runs");
+    assertEquals(sum, (double) map.invoke(null, a, out));
+    assertArrayEquals(expected, out);
+  }
+
+  @Test
+  void eachRewrittenLoopHasASwitchUnlessItsClassFileIsOlderThanJava7() throws Exception {
+    byte[] bytes;
+    try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
+      bytes = in.readAllBytes();
+    }
+    RecordingRegistry registry = new RecordingRegistry();
+    List<Object> switched = switches(rewrite(bytes, registry));
+    List<Object> accepted = new ArrayList<>();
+    for (int id = 0; id < registry.sites.size(); id++) {
+      if (registry.sites.get(id).accepted()) accepted.add(id);
+    }
+    assertEquals(accepted, switched.stream().sorted().toList(), "one switch per rewritten loop, by its site id");
+
+    byte[] java6 = bytes.clone();
+    java6[6] = 0;
+    java6[7] = (byte) Opcodes.V1_6;
+    assertEquals(List.of(), switches(rewrite(java6, new RecordingRegistry())), "no invokedynamic before Java 7");
+  }
+
+  /** The site ids of the rewritten class's preamble switches. */
+  private static List<Object> switches(byte[] rewritten) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(rewritten).accept(cn, 0);
+    List<Object> ids = new ArrayList<>();
+    for (MethodNode m : cn.methods) {
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof InvokeDynamicInsnNode indy) {
+          assertEquals(LoopBridge.SITE_SWITCH, indy.bsm.getName());
+          assertEquals(LoopBridge.INTERNAL_NAME, indy.bsm.getOwner());
+          ids.add(indy.bsmArgs[0]);
+        }
+      }
+    }
+    return ids;
   }
 
   @Test

@@ -1,6 +1,5 @@
 package io.looplift.runtime;
 
-import io.looplift.ir.SiteRegistry;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.Executor;
@@ -9,6 +8,7 @@ import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.LateDevices;
 import io.looplift.executors.select.Offload;
 import io.looplift.executors.select.Selector;
+import io.looplift.ir.SiteRegistry;
 import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class Pipeline {
   private Pipeline(Builder b) {
     this.sites = new SiteTable(b.profiler, b.log);
     b.profiler.verifyMode(b.verify.mode().value(), b.verify.every());
-    ShortLoops shortLoops = new ShortLoops(sites, b.profiler, b.rewriting, b.log);
+    ShortLoops shortLoops = new ShortLoops(sites, b.profiler, b.rewriting, LoopBridge::switchOff, b.log);
     if (b.opener == null) {
       this.dispatcher = dispatcher(b, new Backend(b.offloads, b.later, b.scheduler), shortLoops);
     } else {

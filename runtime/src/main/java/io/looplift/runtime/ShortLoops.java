@@ -2,26 +2,33 @@ package io.looplift.runtime;
 
 import io.looplift.bridge.LoopBridge;
 import io.looplift.profiler.Profiler;
+import java.util.function.IntPredicate;
 
 /**
  * Puts a loop back as it was once it has run too short to offload {@link LoopBridge#SHORT_RUNS_TOLD} times
- * and never offloaded: its class is rewritten again without it, so that it costs nothing any more, not even
- * its preamble's length test, and HotSpot compiles it as it would without the agent. A loop that has been
- * offloaded keeps its rewrite: its short runs are the price of its long ones. Thread-safe; never throws.
+ * and never offloaded, so that it costs nothing any more, not even its preamble's length test, and HotSpot
+ * compiles it as it would without the agent: its preamble's switch is turned off
+ * ({@link LoopBridge#switchOff}), or, in a class file too old for one, its class is rewritten again without
+ * it. A loop that has been offloaded keeps its preamble: its short runs are the price of its long ones.
+ * Thread-safe; never throws.
  */
 final class ShortLoops {
-  static final String REASON = "ran " + LoopBridge.SHORT_RUNS_TOLD + " times shorter than min.length without"
-      + " ever being offloaded, so its class was rewritten again with this loop as it was";
+  private static final String RAN_SHORT = "ran " + LoopBridge.SHORT_RUNS_TOLD + " times shorter than min.length"
+      + " without ever being offloaded";
+  static final String REASON = RAN_SHORT + ", so it was put back as it was";
 
   private final SiteTable sites;
   private final Profiler profiler;
   private final ClassRewriting rewriting;
+  private final IntPredicate switchOff;
   private final Log log;
 
-  ShortLoops(SiteTable sites, Profiler profiler, ClassRewriting rewriting, Log log) {
+  /** @param switchOff turns a site's preamble off, false when it has no switch: {@link LoopBridge#switchOff} */
+  ShortLoops(SiteTable sites, Profiler profiler, ClassRewriting rewriting, IntPredicate switchOff, Log log) {
     this.sites = sites;
     this.profiler = profiler;
     this.rewriting = rewriting;
+    this.switchOff = switchOff;
     this.log = log;
   }
 
@@ -31,11 +38,14 @@ final class ShortLoops {
       SiteTable.Entry e = sites.get(siteId);
       if (e == null || caller == null || !caller.getName().equals(e.site().className())) return;
       if (profiler.offloadedRuns(siteId) > 0 || !sites.keepOriginal(siteId)) return;
+      if (switchOff.test(siteId)) {
+        putBack(siteId, e);
+        return;
+      }
       // Loops of the class waiting for an implementation are registered anew too, and replace those waiting.
       rewriting.rewriteAgain(caller, () -> sites.rewritingAgain(caller.getName()), why -> {
         if (why == null) {
-          profiler.siteDiscarded(siteId, REASON);
-          log.info("put back " + e.where() + " as it was: it " + REASON);
+          putBack(siteId, e);
         } else {
           sites.takeAgain(siteId);
           log.debug("could not put back " + e.where() + " as it was: " + why);
@@ -44,5 +54,10 @@ final class ShortLoops {
     } catch (Throwable t) {
       log.debugOnce("short " + t, "internal error after short runs of loop site " + siteId + ": " + t);
     }
+  }
+
+  private void putBack(int siteId, SiteTable.Entry e) {
+    profiler.siteDiscarded(siteId, REASON);
+    log.info("put back " + e.where() + " as it was: it " + RAN_SHORT);
   }
 }

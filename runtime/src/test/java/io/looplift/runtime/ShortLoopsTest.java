@@ -18,13 +18,16 @@ import io.looplift.ir.Store;
 import io.looplift.ir.Type;
 import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A loop told to have run too short to offload often enough is put back as it was (its class rewritten
- * again, the rewriter told to keep it) only when it never ran offloaded, and only for the class it is in.
+ * A loop told to have run too short to offload often enough is put back as it was (its preamble's switch
+ * turned off, or where it has none its class rewritten again, the rewriter told to keep it) only when it
+ * never ran offloaded, and only for the class it is in.
  */
 class ShortLoopsTest {
   private final List<String> lines = new ArrayList<>();
@@ -33,10 +36,13 @@ class ShortLoopsTest {
   private final SiteTable sites = new SiteTable(profiler, log);
   private final List<Class<?>> rewritten = new ArrayList<>();
   private final List<Consumer<String>> pending = new ArrayList<>();
+  /** The sites whose preamble has a switch (the others' class files are too old), and those switched off. */
+  private final Set<Integer> switches = new HashSet<>();
+  private final List<Integer> switchedOff = new ArrayList<>();
   private final ShortLoops shortLoops = new ShortLoops(sites, profiler, (c, before, done) -> {
     rewritten.add(c);
     pending.add(done);
-  }, log);
+  }, id -> switches.contains(id) && switchedOff.add(id), log);
 
   /** {@code b[i] = a[i] + a[i]} over doubles, in this test's class. */
   private int site(int line) {
@@ -65,11 +71,25 @@ class ShortLoopsTest {
   }
 
   @Test
+  void aLoopWithASwitchIsPutBackByTurningItOffWithoutRewritingItsClass() {
+    int id = site(50);
+    switches.add(id);
+    shortLoops.tooShort(id, ShortLoopsTest.class);
+    shortLoops.tooShort(id, ShortLoopsTest.class);
+    assertEquals(List.of(id), switchedOff, "switched off once");
+    assertEquals(List.of(), rewritten);
+    assertTrue(sites.keepsOriginal(id), "a class rewritten again later keeps it as it was too");
+    assertTrue(profiler.reportJson().contains("\"status\":\"rejected\",\"reason\":\"" + ShortLoops.REASON + "\""));
+  }
+
+  @Test
   void aLoopThatRanOffloadedKeepsItsRewrite() {
     int id = site(20);
+    switches.add(id);
     profiler.offloaded(id, "jvm", 1_000);
     shortLoops.tooShort(id, ShortLoopsTest.class);
     assertEquals(List.of(), rewritten);
+    assertEquals(List.of(), switchedOff);
     assertFalse(sites.keepsOriginal(id));
   }
 

@@ -1,0 +1,46 @@
+package io.looplift.bridge;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MutableCallSite;
+import java.util.Arrays;
+
+/**
+ * Per loop site, the call site of the {@code invokedynamic} that opens its preamble: it returns true until the
+ * site is switched off, false from then on. HotSpot compiles the call as the constant it returns and, when
+ * the target changes, throws away the compiled code that relied on it and compiles the method again without
+ * the preamble. Unlike rewriting the class again, that leaves every method of the class as it is: a method
+ * running while its class is redefined keeps its old code, which HotSpot never compiles again. Thread-safe.
+ */
+final class SiteSwitches {
+  private static final MethodHandle ON = MethodHandles.constant(boolean.class, true);
+  private static final MethodHandle OFF = MethodHandles.constant(boolean.class, false);
+
+  private MutableCallSite[] sites = new MutableCallSite[64]; // guarded by this
+
+  /** The switch of {@code siteId}, made on its first call (on, unless the site was switched off before). */
+  synchronized MutableCallSite of(int siteId) {
+    if (siteId >= sites.length) sites = Arrays.copyOf(sites, Math.max(sites.length * 2, siteId + 1));
+    MutableCallSite s = sites[siteId];
+    if (s == null) {
+      s = new MutableCallSite(ON);
+      sites[siteId] = s;
+    }
+    return s;
+  }
+
+  /**
+   * Switches {@code siteId} off for good; false when no preamble asked for its switch (its class file is too
+   * old for {@code invokedynamic}, or the site never ran), which then stays as it is.
+   */
+  boolean off(int siteId) {
+    MutableCallSite s;
+    synchronized (this) {
+      s = siteId >= 0 && siteId < sites.length ? sites[siteId] : null;
+    }
+    if (s == null) return false;
+    s.setTarget(OFF);
+    MutableCallSite.syncAll(new MutableCallSite[] {s});
+    return true;
+  }
+}
