@@ -35,7 +35,11 @@ final class Reanalysis {
     if (loader == null) return; // unloaded with the class
     String name = caller.className().replace('/', '.');
     retransformer.retransform(caller.className(), loader, () -> sites.rewritingAgain(name), why -> {
-      if (why == null) log.debug("rewrote " + name + " again: a class implementing a method its loops call has loaded");
+      if (why == null) {
+        log.debug("rewrote " + name + " again: a class implementing a method its loops call has loaded");
+      } else {
+        log.debug("did not rewrite " + name + " again for a class implementing a method its loops call: " + why);
+      }
     });
   }
 }

@@ -2,6 +2,8 @@ package io.looplift.agent;
 
 import io.looplift.runtime.Log;
 import java.lang.instrument.Instrumentation;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -10,19 +12,26 @@ import java.util.function.Consumer;
 
 /**
  * Rewrites classes again after they loaded, by retransformation on one daemon thread: the transformer is
- * then handed the class's original bytes, and a method running at that moment keeps its old code until it
- * is called again. A class is looked for among those its loader has defined, never loaded by name: loading
- * it could define it a second time where its first definition is still under way on another thread, and
- * such a class is looked for again a little later instead. Thread-safe; never throws.
+ * then handed the class's original bytes. A method running at that moment keeps its old code until it
+ * returns, and HotSpot never compiles a redefined method's old code: a program's {@code main} loop would run
+ * interpreted for good. So a class is retransformed only at a moment no thread runs a method of it, looked
+ * for again a little later while one does, and given up after a while. A class is looked for among those its
+ * loader has defined, never loaded by name: loading it could define it a second time where its first
+ * definition is still under way on another thread, and such a class is looked for again later instead.
+ * Thread-safe; never throws.
  */
 final class Retransformer {
   /** The first wait for a class still being defined; each further wait is twice as long. */
   private static final long FIRST_WAIT_MILLIS = 5;
-  /** How long a class still not defined is waited for before its retransformation is given up. */
+  /** How long a class still not defined, or always running, is waited for before its retransformation is given up. */
   private static final long GIVE_UP_MILLIS = 10_000;
+  /** How long the classes seen running on the threads' stacks stand for the moment (a batch of retransformations). */
+  private static final long STACKS_NANOS = 5_000_000;
 
   private final Instrumentation inst;
   private final Log log;
+  private Set<String> running = Set.of(); // confined to the retransformation thread, as is runningAt
+  private long runningAt = Long.MIN_VALUE;
   private final ScheduledExecutorService thread = new ScheduledThreadPoolExecutor(1, task -> {
     Thread t = new Thread(task, "looplift-retransform");
     t.setDaemon(true);
@@ -61,32 +70,30 @@ final class Retransformer {
    * {@code after} is told null once it is done, or why it was not.
    */
   void retransform(Class<?> c, Runnable before, Consumer<String> after) {
-    if (!execute(() -> retransformNow(c, before, after))) after.accept("the JVM was shutting down");
+    if (!execute(() -> retransformNow(c, before, after, FIRST_WAIT_MILLIS, 0))) after.accept("the JVM was shutting down");
   }
 
   private void attempt(String name, ClassLoader loader, Runnable before, Consumer<String> after, long wait,
       long waited) {
     Class<?> c = defined(name, loader);
     if (c == null) {
-      if (waited >= GIVE_UP_MILLIS) {
-        after.accept("its class was not defined within " + GIVE_UP_MILLIS / 1000 + " s of loading");
-        return;
-      }
-      try {
-        thread.schedule(() -> attempt(name, loader, before, after, wait * 2, waited + wait), wait,
-            TimeUnit.MILLISECONDS);
-      } catch (RejectedExecutionException e) {
-        after.accept("the JVM was shutting down");
-      }
+      later(() -> attempt(name, loader, before, after, wait * 2, waited + wait), "its class was not defined",
+          wait, waited, after);
       return;
     }
-    retransformNow(c, before, after);
+    retransformNow(c, before, after, wait, waited);
   }
 
-  private void retransformNow(Class<?> c, Runnable before, Consumer<String> after) {
+  private void retransformNow(Class<?> c, Runnable before, Consumer<String> after, long wait, long waited) {
     try {
       if (!inst.isModifiableClass(c)) {
         after.accept("the JVM does not let its class be changed");
+        return;
+      }
+      if (running(c)) {
+        later(() -> retransformNow(c, before, after, wait * 2, waited + wait),
+            "a method of its class was running each time, and would have kept its old code uncompiled", wait,
+            waited, after);
         return;
       }
       before.run();
@@ -96,6 +103,36 @@ final class Retransformer {
       log.debugOnce("retransform " + c.getName(), "could not retransform " + c.getName() + ": " + e);
       after.accept("the JVM refused its rewritten class (" + e + ")");
     }
+  }
+
+  /** Runs {@code retry} after {@code wait} ms, or tells {@code after} {@code why} not once it has waited long enough. */
+  private void later(Runnable retry, String why, long wait, long waited, Consumer<String> after) {
+    if (waited >= GIVE_UP_MILLIS) {
+      after.accept(why + " for " + GIVE_UP_MILLIS / 1000 + " s");
+      return;
+    }
+    try {
+      thread.schedule(retry, wait, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      after.accept("the JVM was shutting down");
+    }
+  }
+
+  /**
+   * Whether some thread runs a method of a class named as {@code c} (of any loader: a rare false alarm only
+   * delays it). The threads' stacks are looked at once per {@link #STACKS_NANOS}, not once per class.
+   */
+  private boolean running(Class<?> c) {
+    long now = System.nanoTime();
+    if (now - runningAt > STACKS_NANOS) {
+      Set<String> names = new HashSet<>();
+      for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+        for (StackTraceElement frame : stack) names.add(frame.getClassName());
+      }
+      running = names;
+      runningAt = System.nanoTime();
+    }
+    return running.contains(c.getName());
   }
 
   /** The class {@code name} defined by {@code loader}, or null while it is not (or never will be). */
