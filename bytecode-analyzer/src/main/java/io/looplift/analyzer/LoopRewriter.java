@@ -147,7 +147,7 @@ final class LoopRewriter {
    * that HotSpot compiles as a constant: once the pipeline switches it off the preamble is dead code, and the
    * loop costs what it did before the agent. Class files older than Java 7 cannot have it.
    */
-  private static void emitSwitch(MethodContext ctx, InsnList il, int siteId, LabelNode fallback) {
+  static void emitSwitch(MethodContext ctx, InsnList il, int siteId, LabelNode fallback) {
     if ((ctx.owner.version & 0xFFFF) < Opcodes.V1_7) return;
     il.add(new InvokeDynamicInsnNode(LoopBridge.SWITCH_NAME, LoopBridge.SWITCH_TYPE, SWITCH_BOOTSTRAP, siteId));
     il.add(new JumpInsnNode(Opcodes.IFEQ, fallback));

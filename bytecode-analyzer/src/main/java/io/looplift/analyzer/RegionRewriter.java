@@ -276,6 +276,8 @@ final class RegionRewriter {
     }
 
     il.add(entry);
+    // Once its first loop is put back (only ever short), the region's code is skipped too.
+    LoopRewriter.emitSwitch(ctx, il, siteIds[0], orig);
     for (int[] s : saved) {
       il.add(new VarInsnNode(s[2], s[0]));
       il.add(new VarInsnNode(s[2] - Opcodes.ILOAD + Opcodes.ISTORE, s[1]));

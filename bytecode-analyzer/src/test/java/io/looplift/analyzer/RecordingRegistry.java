@@ -16,6 +16,7 @@ import java.util.function.Predicate;
 final class RecordingRegistry implements SiteRegistry {
   final List<LoopSite> sites = new ArrayList<>();
   final Map<Integer, String> discarded = new HashMap<>();
+  final List<RegionSite> regions = new ArrayList<>();
   private final Predicate<LoopSite> keep;
 
   /** A registry that keeps no loop as it was. */
@@ -45,6 +46,7 @@ final class RecordingRegistry implements SiteRegistry {
 
   @Override
   public int registerRegion(RegionSite region) {
-    return 0;
+    regions.add(region);
+    return regions.size() - 1;
   }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ class ShortRunTest {
   }
 
   @Test
-  void eachRewrittenLoopHasASwitchUnlessItsClassFileIsOlderThanJava7() throws Exception {
+  void eachRewrittenLoopAndRegionHasASwitchUnlessItsClassFileIsOlderThanJava7() throws Exception {
     byte[] bytes;
     try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
       bytes = in.readAllBytes();
@@ -73,7 +74,13 @@ class ShortRunTest {
     for (int id = 0; id < registry.sites.size(); id++) {
       if (registry.sites.get(id).accepted()) accepted.add(id);
     }
-    assertEquals(accepted, switched.stream().sorted().toList(), "one switch per rewritten loop, by its site id");
+    assertEquals(accepted, switched.stream().distinct().sorted().toList(), "a switch for each rewritten loop, by its site id");
+    assertFalse(registry.regions.isEmpty(), "Shapes has a region");
+    List<Object> firstOfRegions = new ArrayList<>();
+    for (RegionSite r : registry.regions) firstOfRegions.add(r.siteIds().get(0));
+    List<Object> twice = new ArrayList<>(switched);
+    accepted.forEach(twice::remove);
+    assertEquals(firstOfRegions, twice, "and one more at each region's entry, its first loop's");
 
     byte[] java6 = bytes.clone();
     java6[6] = 0;
