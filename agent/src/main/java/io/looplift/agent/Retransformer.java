@@ -2,8 +2,6 @@ package io.looplift.agent;
 
 import io.looplift.runtime.Log;
 import java.lang.instrument.Instrumentation;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -23,15 +21,12 @@ import java.util.function.Consumer;
 final class Retransformer {
   /** The first wait for a class still being defined; each further wait is twice as long. */
   private static final long FIRST_WAIT_MILLIS = 5;
-  /** How long a class still not defined, or always running, is waited for before its retransformation is given up. */
+  /** How long a class not defined yet, or always running, is waited for before its retransformation is given up. */
   private static final long GIVE_UP_MILLIS = 10_000;
-  /** How long the classes seen running on the threads' stacks stand for the moment (a batch of retransformations). */
-  private static final long STACKS_NANOS = 5_000_000;
 
   private final Instrumentation inst;
   private final Log log;
-  private Set<String> running = Set.of(); // confined to the retransformation thread, as is runningAt
-  private long runningAt = Long.MIN_VALUE;
+  private final RunningClasses running = new RunningClasses(); // used on the retransformation thread only
   private final ScheduledExecutorService thread = new ScheduledThreadPoolExecutor(1, task -> {
     Thread t = new Thread(task, "looplift-retransform");
     t.setDaemon(true);
@@ -70,7 +65,9 @@ final class Retransformer {
    * {@code after} is told null once it is done, or why it was not.
    */
   void retransform(Class<?> c, Runnable before, Consumer<String> after) {
-    if (!execute(() -> retransformNow(c, before, after, FIRST_WAIT_MILLIS, 0))) after.accept("the JVM was shutting down");
+    if (!execute(() -> retransformNow(c, before, after, FIRST_WAIT_MILLIS, 0))) {
+      after.accept("the JVM was shutting down");
+    }
   }
 
   private void attempt(String name, ClassLoader loader, Runnable before, Consumer<String> after, long wait,
@@ -90,7 +87,7 @@ final class Retransformer {
         after.accept("the JVM does not let its class be changed");
         return;
       }
-      if (running(c)) {
+      if (running.contains(c.getName())) {
         later(() -> retransformNow(c, before, after, wait * 2, waited + wait),
             "a method of its class was running each time, and would have kept its old code uncompiled", wait,
             waited, after);
@@ -105,7 +102,7 @@ final class Retransformer {
     }
   }
 
-  /** Runs {@code retry} after {@code wait} ms, or tells {@code after} {@code why} not once it has waited long enough. */
+  /** Runs {@code retry} after {@code wait} ms, or, once it has waited long enough, tells {@code after} {@code why} not. */
   private void later(Runnable retry, String why, long wait, long waited, Consumer<String> after) {
     if (waited >= GIVE_UP_MILLIS) {
       after.accept(why + " for " + GIVE_UP_MILLIS / 1000 + " s");
@@ -116,23 +113,6 @@ final class Retransformer {
     } catch (RejectedExecutionException e) {
       after.accept("the JVM was shutting down");
     }
-  }
-
-  /**
-   * Whether some thread runs a method of a class named as {@code c} (of any loader: a rare false alarm only
-   * delays it). The threads' stacks are looked at once per {@link #STACKS_NANOS}, not once per class.
-   */
-  private boolean running(Class<?> c) {
-    long now = System.nanoTime();
-    if (now - runningAt > STACKS_NANOS) {
-      Set<String> names = new HashSet<>();
-      for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
-        for (StackTraceElement frame : stack) names.add(frame.getClassName());
-      }
-      running = names;
-      runningAt = System.nanoTime();
-    }
-    return running.contains(c.getName());
   }
 
   /** The class {@code name} defined by {@code loader}, or null while it is not (or never will be). */

@@ -174,8 +174,8 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   /**
    * Writes what the file holds, what this run read and what it analyzed (only what this run used and
    * analyzed, past {@link #KEPT_CLASSES}), to the file, through a temporary file moved in place (a program
-   * running at the same time reads the old file or the new one); deletes the files of other builds. Does nothing when this run analyzed nothing new, or {@code cache.dir} was
-   * refused.
+   * running at the same time reads the old file or the new one); deletes the files of other builds. Does
+   * nothing when this run analyzed nothing new, or {@code cache.dir} was refused.
    *
    * @throws IOException when the folder or the file cannot be written
    */
