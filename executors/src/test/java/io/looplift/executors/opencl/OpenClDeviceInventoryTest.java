@@ -59,6 +59,8 @@ class OpenClDeviceInventoryTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), DiscoverMain.class.getName());
     pb.environment().put("OCL_ICD_VENDORS", emptyVendors.toString() + File.separator);
+    // Drivers it names are loaded whatever the vendors directory holds (an NVIDIA image may set it).
+    pb.environment().remove("OCL_ICD_FILENAMES");
     pb.redirectErrorStream(true);
     Process child = pb.start();
     assertTrue(child.waitFor(60, TimeUnit.SECONDS), "child JVM timed out");
