@@ -227,7 +227,7 @@ final class Measurements {
    * that ran, else the first in {@code live}), so that a program that ends while its kernel is still being
    * measured ran its last launches on the best candidate known. (On an H100, a 1024 x 1024 matrix product
    * run five times took 120 ms at best when its fifth run went to the thread pool, its first GPU run having
-   * been a cold 47 ms; the GPU's second run takes 4.) A candidate far behind another is settled from the runs
+   * been a cold 47 ms; the GPU's later runs take 4 ms.) A candidate far behind another is settled from the runs
    * it had instead (see {@link #FAR_BEHIND}).
    */
   String nextSample(List<String> live, int sizeClass, int samples) {
