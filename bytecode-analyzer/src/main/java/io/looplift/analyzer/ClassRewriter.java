@@ -11,11 +11,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -194,16 +196,19 @@ public final class ClassRewriter {
         if (plans.isEmpty()) continue;
         boolean compilable = MethodSize.withinLimit(ctx.method, cr);
         LoopRewriter.Scratch scratch = LoopRewriter.Scratch.allocate(ctx.method, plans);
+        Set<Integer> regionExits = new HashSet<>();
         for (RegionRewriter.Region region : RegionRewriter.find(ctx, plans)) {
           List<Integer> regionSites = new ArrayList<>();
           for (LoopAnalyzer.Plan p : region.loops()) regionSites.add(ids.get(plans.indexOf(p)));
+          regionExits.add(regionSites.get(regionSites.size() - 1));
           LoopSite first = region.loops().get(0).site();
           int regionId = registry.registerRegion(new RegionSite(first.className(), first.method(), first.descriptor(),
               first.line(), regionSites, region.temporaries().size()));
           RegionRewriter.rewrite(ctx, region, regionId, regionSites.stream().mapToInt(Integer::intValue).toArray(),
               options.minLength(), scratch);
         }
-        LoopRewriter.rewrite(ctx, plans, ids.stream().mapToInt(Integer::intValue).toArray(), options.minLength(), scratch);
+        LoopRewriter.rewrite(ctx, plans, ids.stream().mapToInt(Integer::intValue).toArray(), options.minLength(), scratch,
+            regionExits);
         accepted.addAll(ids);
         String key = ctx.method.name + ctx.method.desc;
         rewritten.put(key, ctx.method);

@@ -4,6 +4,7 @@ import io.looplift.bridge.LoopBridge;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,17 +36,21 @@ import org.objectweb.asm.tree.VarInsnNode;
  *             limit evaluated; short loops (small nests) counted → fallback     (any exception → fallback)
  *             arrays, scalars evaluated
  *             r = LoopBridge.submit(site, arrays, scalars, i, limit)
- *             if (r == TIMED) timed = site + 1;  if (r != TAKEN) goto fallback
- *             pending = 1; accumulators and i = results; goto exit
+ *             if (r == TIMED) goto timed;  if (r != TAKEN) goto fallback
+ *             pending = 1 (or, see below, LoopBridge.sync()); accumulators and i = results; goto exit
  *   fallback: if (pending) { LoopBridge.sync(); pending = 0 }; goto header   (the original loop, unchanged)
- *   exit:     if (timed == site + 1) { LoopBridge.ran(site); timed = 0 }
+ *   timed:    if (pending) { LoopBridge.sync(); pending = 0 }; goto the copy of the loop (TimedCopy), whose
+ *             exit calls LoopBridge.ran(site) and goes on at exit
  * </pre>
  * and a {@code if (pending) { LoopBridge.sync(); pending = 0 }} goes before the first instruction after the
  * loop that could observe deferred results; plain local-variable code and the next rewritten loop's entry do
  * not count. {@code pending}, a local set to 0 on entry to the method, says whether this activation of the
  * method has handed work to the pipeline since it last synced: only its own loops can have (a call, a
- * return and a throw are read points), so a loop that is never offloaded costs a compare and no call.
- * {@code timed}, also 0 on entry, names the loop whose original run the pipeline asked to time.
+ * return and a throw are read points), so a loop that is never offloaded costs a compare and no call. Where
+ * no way from a loop's exit reaches another loop's preamble before its read points (so no work could queue
+ * behind its own), the taken path syncs at once instead and the read points get no check: the loop in place
+ * then carries nothing after it. A loop put back by its switch, inside another loop, runs as it did before
+ * the agent only without such checks in the outer loop's path (see TimedCopy).
  */
 final class LoopRewriter {
   private static final Handle SWITCH_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
@@ -53,39 +58,34 @@ final class LoopRewriter {
 
   private LoopRewriter() {}
 
-  static void rewrite(MethodContext ctx, List<LoopAnalyzer.Plan> plans, int[] siteIds, int minLength, Scratch scratch) {
+  /**
+   * @param regionExits the site ids of loops a region's fast path ends at: the region leaves its work pending
+   *     at their exits, which therefore keep their read points' checks
+   */
+  static void rewrite(MethodContext ctx, List<LoopAnalyzer.Plan> plans, int[] siteIds, int minLength, Scratch scratch,
+      Set<Integer> regionExits) {
     InsnList il = ctx.method.instructions;
     AbstractInsnNode[] insns = ctx.insns;
     Set<LabelNode> preambles = new HashSet<>();
     LabelNode[] exits = new LabelNode[plans.size()];
+    LabelNode[] pres = new LabelNode[plans.size()];
     for (int p = 0; p < plans.size(); p++) {
       LoopAnalyzer.Plan plan = plans.get(p);
-      LabelNode header = (LabelNode) insns[plan.loop().header.start];
       exits[p] = labelAt(il, insns[plan.exit().start]);
-      LabelNode pre = new LabelNode();
-      preambles.add(pre);
-      redirectEntry(il, insns[plan.preheader().end - 1], header, pre);
-      emitPreamble(ctx, plan, siteIds[p], minLength, pre, header, exits[p], scratch);
+      pres[p] = new LabelNode();
+      preambles.add(pres[p]);
+      redirectEntry(il, insns[plan.preheader().end - 1], (LabelNode) insns[plan.loop().header.start], pres[p]);
     }
-    Set<AbstractInsnNode> synced = new HashSet<>();
-    for (LabelNode exit : exits) insertSync(il, exit, preambles, synced, scratch);
-    // After the syncs: the check must not count as the read point a sync goes before.
-    for (int p = 0; p < plans.size(); p++) il.insert(exits[p], reportTimedRun(siteIds[p], scratch));
-  }
-
-  /** {@code if (timed == siteId + 1) { LoopBridge.ran(siteId); timed = 0; }} */
-  private static InsnList reportTimedRun(int siteId, Scratch scratch) {
-    InsnList il = new InsnList();
-    LabelNode done = new LabelNode();
-    il.add(new VarInsnNode(Opcodes.ILOAD, scratch.timed()));
-    push(il, siteId + 1);
-    il.add(new JumpInsnNode(Opcodes.IF_ICMPNE, done));
-    push(il, siteId);
-    il.add(bridgeCall(LoopBridge.RAN, LoopBridge.RAN_DESC));
-    il.add(new InsnNode(Opcodes.ICONST_0));
-    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.timed()));
-    il.add(done);
-    return il;
+    Set<AbstractInsnNode> readPoints = new LinkedHashSet<>();
+    for (int p = 0; p < plans.size(); p++) {
+      Set<AbstractInsnNode> found = new LinkedHashSet<>();
+      // Where no way from the exit leads to another loop's preamble before a read point, nothing can queue
+      // behind the work taken: it is synced at once, and the way to the read points carries no check.
+      boolean syncAtOnce = !readPoints(exits[p], preambles, found) && !regionExits.contains(siteIds[p]);
+      if (!syncAtOnce) readPoints.addAll(found);
+      emitPreamble(ctx, plans.get(p), siteIds[p], minLength, pres[p], exits[p], scratch, syncAtOnce);
+    }
+    for (AbstractInsnNode in : readPoints) il.insertBefore(in, syncIfPending(scratch));
   }
 
   /** A call of the bridge's entry point {@code name}; both strings are {@link LoopBridge}'s own constants. */
@@ -117,11 +117,13 @@ final class LoopRewriter {
   }
 
   private static void emitPreamble(MethodContext ctx, LoopAnalyzer.Plan plan, int siteId, int minLength, LabelNode pre,
-      LabelNode header, LabelNode exit, Scratch scratch) {
+      LabelNode exit, Scratch scratch, boolean syncAtOnce) {
     InsnList il = ctx.method.instructions;
+    LabelNode header = (LabelNode) ctx.insns[plan.loop().header.start];
     LabelNode argsEnd = new LabelNode();
     LabelNode handler = new LabelNode();
     LabelNode fallback = new LabelNode();
+    LabelNode timed = new LabelNode();
     il.add(pre);
     // A loop whose exit test moves its variable first (--k >= 0): the launch starts where the first iteration
     // does; the original loop, if it runs instead, starts from the value it had.
@@ -129,9 +131,16 @@ final class LoopRewriter {
     emitSwitch(ctx, il, siteId, fallback);
     emitArguments(il, plan, siteId, minLength, scratch, fallback);
     il.add(argsEnd);
-    emitSubmit(il, plan, siteId, scratch, fallback, true);
-    setPending(il, scratch);
-    emitResults(il, plan, scratch);
+    emitSubmit(il, plan, siteId, scratch, fallback, timed);
+    if (syncAtOnce) {
+      emitResults(il, plan, scratch);
+      il.add(bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
+      il.add(new InsnNode(Opcodes.ICONST_0));
+      il.add(new VarInsnNode(Opcodes.ISTORE, scratch.pending()));
+    } else {
+      setPending(il, scratch);
+      emitResults(il, plan, scratch);
+    }
     il.add(new JumpInsnNode(Opcodes.GOTO, exit));
     il.add(handler);
     il.add(new InsnNode(Opcodes.POP));
@@ -140,6 +149,13 @@ final class LoopRewriter {
     il.add(syncIfPending(scratch));
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
+    // A timed run goes through a copy of the loop that reports its end (see TimedCopy).
+    il.add(timed);
+    if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
+    il.add(syncIfPending(scratch));
+    JumpInsnNode toCopy = new JumpInsnNode(Opcodes.GOTO, timed);
+    il.add(toCopy);
+    toCopy.label = TimedCopy.emit(ctx, plan, siteId, exit);
   }
 
   /**
@@ -155,21 +171,19 @@ final class LoopRewriter {
 
   /**
    * Local slots past the method's own: the limit, the arrays and the scalars of a submit call, the
-   * {@code pending} and {@code timed} flags (set to 0 on entry to the method), and {@code estimate} slots for
-   * a nest's {@link WorkEstimate}.
+   * {@code pending} flag (set to 0 on entry to the method), and {@code estimate} slots for a nest's
+   * {@link WorkEstimate}.
    */
-  record Scratch(int limit, int arrays, int scalars, int pending, int timed, int estimate) {
+  record Scratch(int limit, int arrays, int scalars, int pending, int estimate) {
     static Scratch allocate(MethodNode method, List<LoopAnalyzer.Plan> plans) {
       int first = method.maxLocals;
       int estimateSlots = 0;
       for (LoopAnalyzer.Plan p : plans) estimateSlots = Math.max(estimateSlots, WorkEstimate.slots(p.site().template()));
-      method.maxLocals += 5 + estimateSlots;
-      Scratch s = new Scratch(first, first + 1, first + 2, first + 3, first + 4, first + 5);
+      method.maxLocals += 4 + estimateSlots;
+      Scratch s = new Scratch(first, first + 1, first + 2, first + 3, first + 4);
       InsnList init = new InsnList();
-      for (int flag : new int[] {s.pending(), s.timed()}) {
-        init.add(new InsnNode(Opcodes.ICONST_0));
-        init.add(new VarInsnNode(Opcodes.ISTORE, flag));
-      }
+      init.add(new InsnNode(Opcodes.ICONST_0));
+      init.add(new VarInsnNode(Opcodes.ISTORE, s.pending()));
       method.instructions.insert(init);
       return s;
     }
@@ -299,19 +313,18 @@ final class LoopRewriter {
 
   /**
    * Calls {@code LoopBridge.submit} with the evaluated arguments; jumps to {@code decline} unless it returns
-   * {@link LoopBridge#TAKEN}. With {@code timing}, a {@link LoopBridge#TIMED} answer first sets {@code timed}
-   * to the site, so that the loop's exit reports the original run; without it (inside a region, whose code
-   * runs as a whole), it only declines.
+   * {@link LoopBridge#TAKEN}, or to {@code timed} when it returns {@link LoopBridge#TIMED}; with no
+   * {@code timed} (inside a region, whose code runs as a whole), that declines too.
    */
   static void emitSubmit(InsnList il, LoopAnalyzer.Plan plan, int siteId, Scratch scratch, LabelNode decline,
-      boolean timing) {
+      LabelNode timed) {
     push(il, siteId);
     il.add(new VarInsnNode(Opcodes.ALOAD, scratch.arrays()));
     il.add(new VarInsnNode(Opcodes.ALOAD, scratch.scalars()));
     il.add(new VarInsnNode(Opcodes.ILOAD, plan.ivar()));
     il.add(new VarInsnNode(Opcodes.ILOAD, scratch.limit()));
     il.add(bridgeCall(LoopBridge.SUBMIT, LoopBridge.SUBMIT_DESC));
-    if (!timing) {
+    if (timed == null) {
       push(il, LoopBridge.TAKEN);
       il.add(new JumpInsnNode(Opcodes.IF_ICMPNE, decline));
       return;
@@ -321,9 +334,7 @@ final class LoopRewriter {
     push(il, LoopBridge.TAKEN);
     il.add(new JumpInsnNode(Opcodes.IF_ICMPEQ, taken));
     push(il, LoopBridge.TIMED);
-    il.add(new JumpInsnNode(Opcodes.IF_ICMPNE, decline));
-    push(il, siteId + 1);
-    il.add(new VarInsnNode(Opcodes.ISTORE, scratch.timed()));
+    il.add(new JumpInsnNode(Opcodes.IF_ICMPEQ, timed));
     il.add(new JumpInsnNode(Opcodes.GOTO, decline));
     il.add(taken);
     il.add(new InsnNode(Opcodes.POP));
@@ -392,18 +403,22 @@ final class LoopRewriter {
   }
 
   /**
-   * Puts a sync before the first instruction on every path from {@code exit} that could observe deferred
-   * work. The paths run through local-only code, its jumps and branches (a time-step loop around rewritten
-   * loops goes back to the next one's preamble without a sync, so that its steps queue together) and end at
-   * a rewritten loop's preamble, which needs none.
+   * Adds to {@code found} the read points after {@code exit}: the first instruction on every path from there
+   * that could observe deferred work, where a sync goes. The paths run through local-only code, its jumps and
+   * branches (a time-step loop around rewritten loops goes back to the next one's preamble without a sync, so
+   * that its steps queue together) and end at a rewritten loop's preamble, which needs none; returns whether
+   * one does.
    */
-  private static void insertSync(InsnList il, LabelNode exit, Set<LabelNode> preambles, Set<AbstractInsnNode> synced,
-      Scratch scratch) {
+  private static boolean readPoints(LabelNode exit, Set<LabelNode> preambles, Set<AbstractInsnNode> found) {
+    boolean preamble = false;
     Deque<AbstractInsnNode> paths = new ArrayDeque<>(List.of(exit));
     Set<AbstractInsnNode> seen = new HashSet<>();
     while (!paths.isEmpty()) {
       for (AbstractInsnNode in = paths.pop(); in != null && seen.add(in); in = in.getNext()) {
-        if (in instanceof LabelNode l && preambles.contains(l)) break;
+        if (in instanceof LabelNode l && preambles.contains(l)) {
+          preamble = true;
+          break;
+        }
         int op = in.getOpcode();
         if (op < 0) continue;
         if (op == Opcodes.GOTO) {
@@ -415,10 +430,11 @@ final class LoopRewriter {
           continue;
         }
         if (isLocalOnly(in)) continue;
-        if (synced.add(in)) il.insertBefore(in, syncIfPending(scratch));
+        found.add(in);
         break;
       }
     }
+    return preamble;
   }
 
   /** Conditional jumps on values of the operand stack: they touch nothing else and cannot throw. */

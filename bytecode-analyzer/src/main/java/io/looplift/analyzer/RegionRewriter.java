@@ -303,7 +303,7 @@ final class RegionRewriter {
         LoopAnalyzer.Plan p = (LoopAnalyzer.Plan) part;
         int siteId = siteIds[loop++];
         LoopRewriter.emitArguments(il, p, siteId, minLength, scratch, abort);
-        LoopRewriter.emitSubmit(il, p, siteId, scratch, abort, false);
+        LoopRewriter.emitSubmit(il, p, siteId, scratch, abort, null);
         LoopRewriter.emitResults(il, p, scratch);
       }
     }

@@ -72,6 +72,7 @@ class RegionRewriteTest {
       Object[] liftedArgs = RewriteRoundTripTest.deepCopy(args);
       int committed = InterpretingDispatcher.regionsCommitted;
       int aborted = InterpretingDispatcher.regionsAborted;
+      int syncs = InterpretingDispatcher.syncs;
       Object expected = Rewritten.invoke(shapes.original, name, plainArgs);
       Object actual = Rewritten.invoke(shapes.lifted, name, liftedArgs);
       assertEquals(String.valueOf(expected), String.valueOf(actual), name + (decline ? " declined" : ""));
@@ -80,6 +81,8 @@ class RegionRewriteTest {
       }
       if (temporaries > 0 && commits && !decline) {
         assertEquals(committed + 1, InterpretingDispatcher.regionsCommitted, name + " fast path");
+        // The region leaves its work pending at its last loop's exit, whose read point syncs it.
+        assertTrue(InterpretingDispatcher.syncs > syncs, name + " synced after the region");
       } else {
         assertEquals(committed, InterpretingDispatcher.regionsCommitted, name + " must not commit");
       }

@@ -138,6 +138,15 @@ class RewriteRoundTripTest {
     if (kind != null && !name.equals("throwsPartWay") && !name.equals("postDecrementToMinValue")) {
       assertTrue(InterpretingDispatcher.submitted > before, "never offloaded");
     }
+    // Timed runs go through a copy of the loop (TimedCopy): the same results, the same exception.
+    Object[] timedArgs = deepCopy(args);
+    InterpretingDispatcher.timeOriginals = true;
+    try {
+      assertEquals(String.valueOf(expected), String.valueOf(Rewritten.invoke(shapes.lifted, name, timedArgs)), "timed");
+    } finally {
+      InterpretingDispatcher.timeOriginals = false;
+    }
+    for (int k = 0; k < args.length; k++) assertTrue(Arrays.deepEquals(new Object[] {plainArgs[k]}, new Object[] {timedArgs[k]}), "timed, argument " + k);
   }
 
   static Object[] deepCopy(Object[] args) {

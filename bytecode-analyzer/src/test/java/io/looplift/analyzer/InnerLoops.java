@@ -1,0 +1,15 @@
+package io.looplift.analyzer;
+
+/** Loops inside loops that are not rewritten themselves, as the test subject of {@link LoopPathTest}. */
+public final class InnerLoops {
+  private InnerLoops() {}
+
+  /** Blocks of {@code acc.length} elements folded into {@code acc}: the outer loop is not counted. */
+  public static float blocks(float[] acc, float[] x) {
+    int w = acc.length;
+    for (int i = 0; i + w <= x.length; i += w) {
+      for (int j = 0; j < w; j++) acc[j] = acc[j] * 0.5f + x[i + j];
+    }
+    return acc[0];
+  }
+}
