@@ -45,6 +45,8 @@ final class TimedCopy {
       labelAt.computeIfAbsent(b.start, k -> LoopRewriter.labelAt(il, insns[k]));
       if (b.end < insns.length) labelAt.computeIfAbsent(b.end, k -> LoopRewriter.labelAt(il, insns[k]));
     }
+    // What follows the method's own code: its preambles, added so far.
+    AbstractInsnNode after = insns[insns.length - 1].getNext();
     Map<AbstractInsnNode, Integer> position = new HashMap<>();
     Map<LabelNode, LabelNode> labels = new HashMap<>();
     int k = 0;
@@ -53,7 +55,7 @@ final class TimedCopy {
       if (in instanceof LabelNode l) labels.put(l, l);
     }
     for (Cfg.Block b : blocks) {
-      for (AbstractInsnNode in = labelAt.get(b.start); in != stop(b, labelAt, insns); in = in.getNext()) {
+      for (AbstractInsnNode in = labelAt.get(b.start); in != stop(b, labelAt, insns, after); in = in.getNext()) {
         if (in instanceof LabelNode l) labels.put(l, new LabelNode());
       }
     }
@@ -63,7 +65,7 @@ final class TimedCopy {
     List<TryCatchBlockNode> handlers = new ArrayList<>(ctx.method.tryCatchBlocks);
     for (Cfg.Block b : blocks) {
       LabelNode first = labelAt.get(b.start);
-      AbstractInsnNode stop = stop(b, labelAt, insns);
+      AbstractInsnNode stop = stop(b, labelAt, insns, after);
       AbstractInsnNode last = null;
       for (AbstractInsnNode in = first; in != stop; in = in.getNext()) {
         if (in instanceof FrameNode) continue; // frames are computed again when the class is written
@@ -72,7 +74,7 @@ final class TimedCopy {
       }
       LabelNode copyEnd = new LabelNode();
       il.add(copyEnd);
-      if (stop != null && (last == null || Cfg.fallsThrough(last))) {
+      if (b.end < insns.length && (last == null || Cfg.fallsThrough(last))) {
         il.add(new JumpInsnNode(Opcodes.GOTO, labels.get((LabelNode) stop)));
       }
       int from = position.get(first);
@@ -82,7 +84,7 @@ final class TimedCopy {
         int end = position.get(t.end);
         if (end <= from || start >= to) continue;
         ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(start > from ? labels.get(t.start) : labels.get(first),
-            end < to ? labels.get(t.end) : copyEnd, t.handler, t.type));
+            end < to ? labels.get(t.end) : copyEnd, labels.get(t.handler), t.type));
       }
     }
     il.add(report);
@@ -92,8 +94,12 @@ final class TimedCopy {
     return labels.get((LabelNode) insns[plan.loop().header.start]);
   }
 
-  /** The first instruction after block {@code b}, a label; null when the block ends the method. */
-  private static AbstractInsnNode stop(Cfg.Block b, Map<Integer, LabelNode> labelAt, AbstractInsnNode[] insns) {
-    return b.end < insns.length ? labelAt.get(b.end) : null;
+  /**
+   * The first instruction after block {@code b}: a label, or, when the block ends the method's own code,
+   * {@code after} (null when nothing follows).
+   */
+  private static AbstractInsnNode stop(Cfg.Block b, Map<Integer, LabelNode> labelAt, AbstractInsnNode[] insns,
+      AbstractInsnNode after) {
+    return b.end < insns.length ? labelAt.get(b.end) : after;
   }
 }

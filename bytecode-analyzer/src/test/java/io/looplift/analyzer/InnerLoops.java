@@ -12,4 +12,14 @@ public final class InnerLoops {
     }
     return acc[0];
   }
+
+  /** A loop that ends the method: its last instruction is the jump back to its test. */
+  public static int endsTheMethod(int[] a) {
+    int i = 0;
+    while (true) {
+      if (i >= a.length) return i;
+      a[i] = a[i] * 3 + 1;
+      i++;
+    }
+  }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
@@ -106,5 +107,27 @@ class LoopPathTest {
     assertArrayEquals((float[]) plain[0], (float[]) timed[0]);
     assertEquals(List.of(site, site, site, site, site, site, site, site),
         InterpretingDispatcher.RAN.subList(ran, InterpretingDispatcher.RAN.size()), "each row's timed run reported");
+  }
+
+  /**
+   * The copy of a loop whose last instruction ends the method's code stops there, before the preamble (in a
+   * class file without debug information: no label for a variable's scope follows that instruction).
+   */
+  @Test
+  void aLoopThatEndsTheMethodIsCopiedUpToItsEnd() throws Exception {
+    ClassWriter stripped = new ClassWriter(0);
+    new ClassReader(Rewritten.classFile(InnerLoops.class)).accept(stripped, ClassReader.SKIP_DEBUG);
+    Rewritten inner = new Rewritten(InnerLoops.class, stripped.toByteArray(), 0, Implementations.NONE);
+    LoopSite site = inner.site("endsTheMethod", null);
+    assertTrue(site.accepted(), site.reason());
+    int[] a = {4, -2, 7, 0, 9};
+    int[] plain = a.clone();
+    Object expected = Rewritten.invoke(inner.original, "endsTheMethod", new Object[] {plain});
+    int[] timed = a.clone();
+    InterpretingDispatcher.timeOriginals = true;
+    int ran = InterpretingDispatcher.RAN.size();
+    assertEquals(expected, Rewritten.invoke(inner.lifted, "endsTheMethod", new Object[] {timed}));
+    assertArrayEquals(plain, timed);
+    assertEquals(List.of(inner.id(site)), InterpretingDispatcher.RAN.subList(ran, InterpretingDispatcher.RAN.size()));
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -36,12 +37,13 @@ final class Rewritten {
 
   /** {@code original} rewritten knowing the implementations of abstract methods {@code implementations} knows. */
   Rewritten(Class<?> original, int minLength, Implementations implementations) throws Exception {
+    this(original, classFile(original), minLength, implementations);
+  }
+
+  /** {@code original} rewritten from {@code bytes}, its class file or a variant of it. */
+  Rewritten(Class<?> original, byte[] bytes, int minLength, Implementations implementations) throws Exception {
     InterpretingDispatcher.install();
     this.original = original;
-    byte[] bytes;
-    try (InputStream in = original.getResourceAsStream(original.getSimpleName() + ".class")) {
-      bytes = in.readAllBytes();
-    }
     SiteRegistry registry = new SiteRegistry() {
       @Override
       public int register(LoopSite site) {
@@ -78,6 +80,12 @@ final class Rewritten {
         }
       }
     }.loadClass(name);
+  }
+
+  static byte[] classFile(Class<?> c) throws IOException {
+    try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+      return in.readAllBytes();
+    }
   }
 
   /** The first accepted loop of method {@code name} (of {@code kind} when not null), else its first loop. */
