@@ -12,6 +12,7 @@ import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
 
 /**
@@ -27,7 +28,7 @@ final class TimedCopy {
   /**
    * Appends the copy of {@code plan}'s loop (its every block: a nest's inner loops too) to the method and
    * returns the label of its header; its way out to {@code exit} reports the run first. The exception
-   * handlers that cover the loop's instructions cover their copies too.
+   * handlers and the local variables' names that cover the loop's instructions cover their copies too.
    */
   static LabelNode emit(MethodContext ctx, LoopAnalyzer.Plan plan, int siteId, LabelNode exit) {
     InsnList il = ctx.method.instructions;
@@ -63,6 +64,7 @@ final class TimedCopy {
     labels.put(exit, report);
 
     List<TryCatchBlockNode> handlers = new ArrayList<>(ctx.method.tryCatchBlocks);
+    List<LocalVariableNode> variables = ctx.method.localVariables == null ? List.of() : new ArrayList<>(ctx.method.localVariables);
     for (Cfg.Block b : blocks) {
       LabelNode first = labelAt.get(b.start);
       AbstractInsnNode stop = stop(b, labelAt, insns, after);
@@ -85,6 +87,14 @@ final class TimedCopy {
         if (end <= from || start >= to) continue;
         ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(start > from ? labels.get(t.start) : labels.get(first),
             end < to ? labels.get(t.end) : copyEnd, labels.get(t.handler), t.type));
+      }
+      // The variables' names too: a NullPointerException's message names the variable that was null.
+      for (LocalVariableNode v : variables) {
+        int start = position.get(v.start);
+        int end = position.get(v.end);
+        if (end <= from || start >= to) continue;
+        ctx.method.localVariables.add(new LocalVariableNode(v.name, v.desc, v.signature,
+            start > from ? labels.get(v.start) : labels.get(first), end < to ? labels.get(v.end) : copyEnd, v.index));
       }
     }
     il.add(report);

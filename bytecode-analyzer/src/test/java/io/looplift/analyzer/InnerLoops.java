@@ -22,4 +22,9 @@ public final class InnerLoops {
       i++;
     }
   }
+
+  /** A map whose input may be null: the exception's message names the variable. */
+  public static void plusOne(double[] in, double[] out, int n) {
+    for (int i = 0; i < n; i++) out[i] = in[i] + 1;
+  }
 }

@@ -10,6 +10,7 @@ import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
 import io.looplift.ir.SiteRegistry;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -129,5 +130,24 @@ class LoopPathTest {
     assertEquals(expected, Rewritten.invoke(inner.lifted, "endsTheMethod", new Object[] {timed}));
     assertArrayEquals(plain, timed);
     assertEquals(List.of(inner.id(site)), InterpretingDispatcher.RAN.subList(ran, InterpretingDispatcher.RAN.size()));
+  }
+
+  /** A timed run that throws says what the original says: a NullPointerException names the null variable. */
+  @Test
+  void aTimedRunThrowsWithTheOriginalsMessage() throws Exception {
+    Rewritten inner = new Rewritten(InnerLoops.class);
+    InterpretingDispatcher.timeOriginals = true;
+    String original = messageOf(inner.original);
+    assertEquals(original, messageOf(inner.lifted));
+    assertTrue(original.contains("\"in\""), original);
+  }
+
+  private static String messageOf(Class<?> c) throws Exception {
+    try {
+      c.getMethod("plusOne", double[].class, double[].class, int.class).invoke(null, null, new double[4], 4);
+    } catch (InvocationTargetException e) {
+      return e.getCause().getMessage();
+    }
+    throw new AssertionError("plusOne did not throw");
   }
 }
