@@ -49,8 +49,10 @@ import org.objectweb.asm.tree.VarInsnNode;
  * return and a throw are read points), so a loop that is never offloaded costs a compare and no call. Where
  * no way from a loop's exit reaches another loop's preamble before its read points (so no work could queue
  * behind its own), the taken path syncs at once instead and the read points get no check: the loop in place
- * then carries nothing after it. A loop put back by its switch, inside another loop, runs as it did before
- * the agent only without such checks in the outer loop's path (see TimedCopy).
+ * then carries nothing after it. A method whose loops all sync at once (and that has no region) never defers
+ * work, so it has no {@code pending} at all and its fallback and timed paths check nothing. A loop put back
+ * by its switch, inside another loop, runs as it did before the agent only without any such check in the
+ * outer loop's path: C2 shapes the outer loop after them even where they are dead code to it (see TimedCopy).
  */
 final class LoopRewriter {
   private static final Handle SWITCH_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
@@ -77,13 +79,24 @@ final class LoopRewriter {
       redirectEntry(il, insns[plan.preheader().end - 1], (LabelNode) insns[plan.loop().header.start], pres[p]);
     }
     Set<AbstractInsnNode> readPoints = new LinkedHashSet<>();
+    boolean[] syncAtOnce = new boolean[plans.size()];
+    boolean deferring = !regionExits.isEmpty();
     for (int p = 0; p < plans.size(); p++) {
       Set<AbstractInsnNode> found = new LinkedHashSet<>();
       // Where no way from the exit leads to another loop's preamble before a read point, nothing can queue
       // behind the work taken: it is synced at once, and the way to the read points carries no check.
-      boolean syncAtOnce = !readPoints(exits[p], preambles, found) && !regionExits.contains(siteIds[p]);
-      if (!syncAtOnce) readPoints.addAll(found);
-      emitPreamble(ctx, plans.get(p), siteIds[p], minLength, pres[p], exits[p], scratch, syncAtOnce);
+      syncAtOnce[p] = !readPoints(exits[p], preambles, found) && !regionExits.contains(siteIds[p]);
+      if (!syncAtOnce[p]) readPoints.addAll(found);
+      deferring |= !syncAtOnce[p];
+    }
+    if (deferring) {
+      InsnList init = new InsnList();
+      init.add(new InsnNode(Opcodes.ICONST_0));
+      init.add(new VarInsnNode(Opcodes.ISTORE, scratch.pending()));
+      il.insert(init);
+    }
+    for (int p = 0; p < plans.size(); p++) {
+      emitPreamble(ctx, plans.get(p), siteIds[p], minLength, pres[p], exits[p], scratch, syncAtOnce[p], deferring);
     }
     for (AbstractInsnNode in : readPoints) il.insertBefore(in, syncIfPending(scratch));
   }
@@ -117,7 +130,7 @@ final class LoopRewriter {
   }
 
   private static void emitPreamble(MethodContext ctx, LoopAnalyzer.Plan plan, int siteId, int minLength, LabelNode pre,
-      LabelNode exit, Scratch scratch, boolean syncAtOnce) {
+      LabelNode exit, Scratch scratch, boolean syncAtOnce, boolean deferring) {
     InsnList il = ctx.method.instructions;
     LabelNode header = (LabelNode) ctx.insns[plan.loop().header.start];
     LabelNode argsEnd = new LabelNode();
@@ -135,8 +148,10 @@ final class LoopRewriter {
     if (syncAtOnce) {
       emitResults(il, plan, scratch);
       il.add(bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
-      il.add(new InsnNode(Opcodes.ICONST_0));
-      il.add(new VarInsnNode(Opcodes.ISTORE, scratch.pending()));
+      if (deferring) {
+        il.add(new InsnNode(Opcodes.ICONST_0));
+        il.add(new VarInsnNode(Opcodes.ISTORE, scratch.pending()));
+      }
     } else {
       setPending(il, scratch);
       emitResults(il, plan, scratch);
@@ -146,13 +161,13 @@ final class LoopRewriter {
     il.add(new InsnNode(Opcodes.POP));
     il.add(fallback);
     if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
-    il.add(syncIfPending(scratch));
+    if (deferring) il.add(syncIfPending(scratch));
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
     // A timed run goes through a copy of the loop that reports its end (see TimedCopy).
     il.add(timed);
     if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
-    il.add(syncIfPending(scratch));
+    if (deferring) il.add(syncIfPending(scratch));
     JumpInsnNode toCopy = new JumpInsnNode(Opcodes.GOTO, timed);
     il.add(toCopy);
     toCopy.label = TimedCopy.emit(ctx, plan, siteId, exit);
@@ -171,7 +186,7 @@ final class LoopRewriter {
 
   /**
    * Local slots past the method's own: the limit, the arrays and the scalars of a submit call, the
-   * {@code pending} flag (set to 0 on entry to the method), and {@code estimate} slots for a nest's
+   * {@code pending} flag (set to 0 on entry to a method that defers work), and {@code estimate} slots for a nest's
    * {@link WorkEstimate}.
    */
   record Scratch(int limit, int arrays, int scalars, int pending, int estimate) {
@@ -180,12 +195,7 @@ final class LoopRewriter {
       int estimateSlots = 0;
       for (LoopAnalyzer.Plan p : plans) estimateSlots = Math.max(estimateSlots, WorkEstimate.slots(p.site().template()));
       method.maxLocals += 4 + estimateSlots;
-      Scratch s = new Scratch(first, first + 1, first + 2, first + 3, first + 4);
-      InsnList init = new InsnList();
-      init.add(new InsnNode(Opcodes.ICONST_0));
-      init.add(new VarInsnNode(Opcodes.ISTORE, s.pending()));
-      method.instructions.insert(init);
-      return s;
+      return new Scratch(first, first + 1, first + 2, first + 3, first + 4);
     }
   }
 

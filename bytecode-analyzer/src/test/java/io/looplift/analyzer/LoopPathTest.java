@@ -85,6 +85,12 @@ class LoopPathTest {
     assertEquals(conditionalJumps(original), conditionalJumps(inPlace), "no branch added to the method's own code");
     assertFalse(inPlace.stream().anyMatch(in -> in instanceof MethodInsnNode m && m.owner.equals(LoopBridge.INTERNAL_NAME)),
         "no bridge call in the method's own code");
+    long syncs = 0;
+    for (AbstractInsnNode in : blocks(out).instructions) {
+      if (in instanceof MethodInsnNode m && m.name.equals(LoopBridge.SYNC)) syncs++;
+    }
+    // A method whose loops never defer work keeps no flag for it: its fallback and timed paths check nothing.
+    assertEquals(1, syncs, "the taken path's sync is the method's only one");
   }
 
   @Test
