@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.bridge.LoopBridge;
 import io.looplift.ir.LoopSite;
-import io.looplift.ir.RegionSite;
-import io.looplift.ir.SiteRegistry;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,28 +50,10 @@ class LoopPathTest {
 
   @Test
   void theOuterLoopsPathKeepsOnlyTheOriginalCode() throws Exception {
-    byte[] bytes;
-    try (InputStream in = InnerLoops.class.getResourceAsStream("InnerLoops.class")) {
-      bytes = in.readAllBytes();
-    }
-    List<LoopSite> sites = new ArrayList<>();
-    SiteRegistry registry = new SiteRegistry() {
-      @Override
-      public int register(LoopSite site) {
-        sites.add(site);
-        return sites.size() - 1;
-      }
-
-      @Override
-      public void discard(int siteId, String reason) {}
-
-      @Override
-      public int registerRegion(RegionSite region) {
-        return 0;
-      }
-    };
+    byte[] bytes = Rewritten.classFile(InnerLoops.class);
+    RecordingRegistry registry = new RecordingRegistry();
     byte[] out = new ClassRewriter(new RewriteOptions(0), registry).rewrite(bytes, getClass().getClassLoader());
-    assertTrue(sites.stream().anyMatch(LoopSite::accepted), "the inner loop is rewritten");
+    assertTrue(registry.sites.stream().anyMatch(LoopSite::accepted), "the inner loop is rewritten");
     List<AbstractInsnNode> original = new ArrayList<>();
     blocks(bytes).instructions.forEach(original::add);
     List<AbstractInsnNode> inPlace = new ArrayList<>();
