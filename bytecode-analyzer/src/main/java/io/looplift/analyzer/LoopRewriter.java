@@ -160,17 +160,24 @@ final class LoopRewriter {
     il.add(handler);
     il.add(new InsnNode(Opcodes.POP));
     il.add(fallback);
-    if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
-    if (deferring) il.add(syncIfPending(scratch));
+    emitLeaveForOriginal(il, plan, scratch, deferring);
     il.add(new JumpInsnNode(Opcodes.GOTO, header));
     ctx.method.tryCatchBlocks.add(new TryCatchBlockNode(pre, argsEnd, handler, "java/lang/Throwable"));
     // A timed run goes through a copy of the loop that reports its end (see TimedCopy).
     il.add(timed);
-    if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
-    if (deferring) il.add(syncIfPending(scratch));
+    emitLeaveForOriginal(il, plan, scratch, deferring);
     JumpInsnNode toCopy = new JumpInsnNode(Opcodes.GOTO, timed);
     il.add(toCopy);
     toCopy.label = TimedCopy.emit(ctx, plan, siteId, exit);
+  }
+
+  /**
+   * What the original loop's code (or its timed copy) needs on the way out of the preamble: its variable as
+   * it was on entry (see the preamble's first step) and, in a method that defers work, that work synced.
+   */
+  private static void emitLeaveForOriginal(InsnList il, LoopAnalyzer.Plan plan, Scratch scratch, boolean deferring) {
+    if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), -plan.headerStep()));
+    if (deferring) il.add(syncIfPending(scratch));
   }
 
   /**
