@@ -65,6 +65,9 @@ public final class LoopBridge {
 
   // The names and descriptors rewritten code calls, as compile-time constants: javac copies them into the
   // rewriter, which therefore never loads this class. BridgeDescriptorsTest checks them against the methods.
+  /** The descriptor of a bootstrap method that links an {@code invokedynamic} of one loop site, by its id. */
+  private static final String SITE_BOOTSTRAP_DESC = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+      + "Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;";
   /** This class's internal name. */
   public static final String INTERNAL_NAME = "io/looplift/bridge/LoopBridge";
   public static final String SUBMIT = "submit";
@@ -89,9 +92,12 @@ public final class LoopBridge {
   public static final String FIELD_DESC = "(Ljava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Ljava/lang/Object;";
   public static final String SHORT_RUN = "shortRun";
   public static final String SHORT_RUN_DESC = "(I)V";
+  public static final String SHORT_RUN_COUNTER = "shortRunCounter";
+  public static final String SHORT_RUN_COUNTER_DESC = SITE_BOOTSTRAP_DESC;
+  /** The type of the {@code invokedynamic} ({@link #SHORT_RUN} by name) that {@link #shortRunCounter} links. */
+  public static final String SHORT_RUN_TYPE = "()V";
   public static final String SITE_SWITCH = "siteSwitch";
-  public static final String SITE_SWITCH_DESC = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
-      + "Ljava/lang/invoke/MethodType;I)Ljava/lang/invoke/CallSite;";
+  public static final String SITE_SWITCH_DESC = SITE_BOOTSTRAP_DESC;
   /** The name and type of the {@code invokedynamic} that {@link #siteSwitch} links. */
   public static final String SWITCH_NAME = "preambleOn";
   public static final String SWITCH_TYPE = "()Z";
@@ -105,7 +111,7 @@ public final class LoopBridge {
   public static final int SHORT_RUNS_TOLD = 1 << 20;
 
   private static volatile Dispatcher dispatcher;
-  private static final ShortRuns SHORT_RUNS = new ShortRuns();
+  private static final ShortRuns SHORT_RUNS = new ShortRuns((caller, siteId) -> tooShort(siteId, caller));
   private static final SiteSwitches SWITCHES = new SiteSwitches();
 
   private LoopBridge() {}
@@ -123,6 +129,7 @@ public final class LoopBridge {
    * @return {@link #TAKEN}, or {@link #DECLINED} or {@link #TIMED} when the caller must run the original loop
    */
   public static int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
+    SHORT_RUNS.ranLong(siteId);
     Dispatcher d = dispatcher;
     return d == null ? DECLINED : d.submit(siteId, arrays, scalars, start, limit);
   }
@@ -230,15 +237,29 @@ public final class LoopBridge {
    * Counts a run of loop site {@code siteId} that its preamble found too short to offload ({@code min.length})
    * and sent to the original loop without asking the pipeline. The {@link #SHORT_RUNS_TOLD}th is told to the
    * pipeline, with the calling class, which may then rewrite that class again with the loop as it was: a
-   * loop that only ever runs short would otherwise pay this and its preamble on every run.
+   * loop that only ever runs short would otherwise pay this and its preamble on every run. A site that has
+   * run long enough to be offered ({@link #submit}) is no longer counted. Class files of Java 7 and later
+   * count through {@link #shortRunCounter} instead.
    */
   public static void shortRun(int siteId) {
     if (SHORT_RUNS.count(siteId)) {
-      Dispatcher d = dispatcher;
       // Once per site: the walker is made here rather than when this class loads.
-      StackWalker walker = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
-      if (d != null) d.tooShort(siteId, walker.getCallerClass());
+      tooShort(siteId, StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).getCallerClass());
     }
+  }
+
+  private static void tooShort(int siteId, Class<?> caller) {
+    Dispatcher d = dispatcher;
+    if (d != null) d.tooShort(siteId, caller);
+  }
+
+  /**
+   * The bootstrap method of the {@code invokedynamic} ({@link #SHORT_RUN}, {@link #SHORT_RUN_TYPE}) that counts
+   * a short run of a loop in class files of Java 7 and later: {@link #shortRun(int)} until the site first runs
+   * long enough to be offered, nothing from then on, which HotSpot then compiles as nothing.
+   */
+  public static CallSite shortRunCounter(MethodHandles.Lookup caller, String name, MethodType type, int siteId) {
+    return SHORT_RUNS.counter(siteId, caller.lookupClass());
   }
 
   /**

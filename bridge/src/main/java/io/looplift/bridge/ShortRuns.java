@@ -1,25 +1,65 @@
 package io.looplift.bridge;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
 import java.util.Arrays;
+import java.util.function.ObjIntConsumer;
 
 /**
- * Per loop site, how many of its runs were too short to offload. Counting is racy on purpose: an increment
- * lost between two threads only delays the count, and a lock or an atomic would cost every short run more
- * than the count is for. Whichever thread writes {@link LoopBridge#SHORT_RUNS_TOLD} is told so, once per
- * site (two threads that both write it are both told).
+ * Per loop site, how many of its runs were too short to offload, until the site first runs long enough to be
+ * offered ({@link #ranLong}): from then on its short runs are the price of its long ones, and are no longer
+ * counted. In a class file of Java 7 or later the count is an {@code invokedynamic} ({@link #counter}) that
+ * HotSpot compiles as a call of {@link #count(int, Class)} until the site runs long, and as nothing after.
+ * Counting is racy on purpose: an increment lost between two threads only delays the count, and a lock or an
+ * atomic would cost every short run more than the count is for. Whichever thread writes
+ * {@link LoopBridge#SHORT_RUNS_TOLD} is told so, once per site (two threads that both write it are both told).
  */
 final class ShortRuns {
-  // Replaced by a longer copy when a site id does not fit; a thread still reading the old one loses counts only.
-  private int[] counts = new int[256];
+  private static final MethodHandle COUNT;
+  private static final MethodHandle NOTHING = MethodHandles.empty(MethodType.methodType(void.class));
 
-  /** Counts a short run of site {@code siteId}; true when that made its count {@link LoopBridge#SHORT_RUNS_TOLD}. */
+  static {
+    try {
+      COUNT = MethodHandles.lookup().findVirtual(ShortRuns.class, "count",
+          MethodType.methodType(void.class, int.class, Class.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final ObjIntConsumer<Class<?>> told;
+
+  // Replaced by a longer copy when a site id does not fit; a thread still reading an old one loses counts
+  // only, or marks a site that ran long again (under the lock, where that changes nothing).
+  private int[] counts = new int[256];
+  private boolean[] ranLong = new boolean[256];
+  private MutableCallSite[] counters = new MutableCallSite[64]; // guarded by this
+
+  /** @param told what a {@link #counter} calls with the loop's class and site id when its count makes the mark */
+  ShortRuns(ObjIntConsumer<Class<?>> told) {
+    this.told = told;
+  }
+
+  /**
+   * Counts a short run of site {@code siteId}; true when that made its count {@link LoopBridge#SHORT_RUNS_TOLD}.
+   * A site that has run long is not counted.
+   */
   boolean count(int siteId) {
     int[] c = counts;
     if (siteId < 0) return false;
     if (siteId >= c.length) c = grow(siteId);
+    boolean[] l = ranLong;
+    if (siteId < l.length && l[siteId]) return false;
     int n = c[siteId] + 1;
     c[siteId] = n;
     return n == LoopBridge.SHORT_RUNS_TOLD;
+  }
+
+  /** What a {@link #counter} calls: counts a short run of {@code siteId}, a loop of {@code caller}. */
+  private void count(int siteId, Class<?> caller) {
+    if (count(siteId)) told.accept(caller, siteId);
   }
 
   private synchronized int[] grow(int siteId) {
@@ -29,5 +69,39 @@ final class ShortRuns {
       counts = c;
     }
     return c;
+  }
+
+  /**
+   * The call site that counts the short runs of {@code siteId}, a loop of class {@code caller}: one per site,
+   * made on its first call; it does nothing once the site has run long.
+   */
+  synchronized MutableCallSite counter(int siteId, Class<?> caller) {
+    if (siteId >= counters.length) counters = Arrays.copyOf(counters, Math.max(counters.length * 2, siteId + 1));
+    MutableCallSite s = counters[siteId];
+    if (s == null) {
+      boolean done = siteId < ranLong.length && ranLong[siteId];
+      s = new MutableCallSite(done ? NOTHING : MethodHandles.insertArguments(COUNT, 0, this, siteId, caller));
+      counters[siteId] = s;
+    }
+    return s;
+  }
+
+  /** Says that site {@code siteId} has run long enough to be offered: its short runs are counted no more. */
+  void ranLong(int siteId) {
+    boolean[] l = ranLong;
+    if (siteId < 0 || (siteId < l.length && l[siteId])) return;
+    markRanLong(siteId);
+  }
+
+  private synchronized void markRanLong(int siteId) {
+    if (siteId >= ranLong.length) ranLong = Arrays.copyOf(ranLong, Math.max(ranLong.length * 2, siteId + 1));
+    if (ranLong[siteId]) return;
+    ranLong[siteId] = true;
+    MutableCallSite s = siteId < counters.length ? counters[siteId] : null;
+    if (s != null) {
+      // Once per site: HotSpot throws away the compiled code that calls the count and compiles it without.
+      s.setTarget(NOTHING);
+      MutableCallSite.syncAll(new MutableCallSite[] {s});
+    }
   }
 }

@@ -57,6 +57,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 final class LoopRewriter {
   private static final Handle SWITCH_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
       LoopBridge.SITE_SWITCH, LoopBridge.SITE_SWITCH_DESC, false);
+  private static final Handle SHORT_RUN_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
+      LoopBridge.SHORT_RUN_COUNTER, LoopBridge.SHORT_RUN_COUNTER_DESC, false);
 
   private LoopRewriter() {}
 
@@ -142,7 +144,7 @@ final class LoopRewriter {
     // does; the original loop, if it runs instead, starts from the value it had.
     if (plan.headerStep() != 0) il.add(new IincInsnNode(plan.ivar(), plan.headerStep()));
     emitSwitch(ctx, il, siteId, fallback);
-    emitArguments(il, plan, siteId, minLength, scratch, fallback);
+    emitArguments(ctx, il, plan, siteId, minLength, scratch, fallback);
     il.add(argsEnd);
     emitSubmit(il, plan, siteId, scratch, fallback, timed);
     if (syncAtOnce) {
@@ -186,9 +188,27 @@ final class LoopRewriter {
    * loop costs what it did before the agent. Class files older than Java 7 cannot have it.
    */
   static void emitSwitch(MethodContext ctx, InsnList il, int siteId, LabelNode fallback) {
-    if ((ctx.owner.version & 0xFFFF) < Opcodes.V1_7) return;
+    if (!hasInvokeDynamic(ctx)) return;
     il.add(new InvokeDynamicInsnNode(LoopBridge.SWITCH_NAME, LoopBridge.SWITCH_TYPE, SWITCH_BOOTSTRAP, siteId));
     il.add(new JumpInsnNode(Opcodes.IFEQ, fallback));
+  }
+
+  /**
+   * Counts a short run of the loop ({@link LoopBridge#shortRun}): in class files of Java 7 and later through an
+   * {@code invokedynamic} linked by {@link LoopBridge#shortRunCounter}, which HotSpot compiles as nothing once
+   * the loop has run long, when the count can no longer put it back.
+   */
+  private static void emitShortRun(MethodContext ctx, InsnList il, int siteId) {
+    if (hasInvokeDynamic(ctx)) {
+      il.add(new InvokeDynamicInsnNode(LoopBridge.SHORT_RUN, LoopBridge.SHORT_RUN_TYPE, SHORT_RUN_BOOTSTRAP, siteId));
+    } else {
+      push(il, siteId);
+      il.add(bridgeCall(LoopBridge.SHORT_RUN, LoopBridge.SHORT_RUN_DESC));
+    }
+  }
+
+  private static boolean hasInvokeDynamic(MethodContext ctx) {
+    return (ctx.owner.version & 0xFFFF) >= Opcodes.V1_7;
   }
 
   /**
@@ -233,8 +253,8 @@ final class LoopRewriter {
    * an object whose method is inlined would not run the declaration analyzed, its class overriding it (a null
    * one throws here, and the handler around this code runs the original loop).
    */
-  static void emitArguments(InsnList il, LoopAnalyzer.Plan plan, int siteId, int minLength, Scratch scratch,
-      LabelNode decline) {
+  static void emitArguments(MethodContext ctx, InsnList il, LoopAnalyzer.Plan plan, int siteId, int minLength,
+      Scratch scratch, LabelNode decline) {
     int ivar = plan.ivar();
     // The class checks cost a bridge call, which a loop too short to offload should not pay; but they must
     // come before any recipe that reads a static field of another class (which would initialize it), and
@@ -261,8 +281,7 @@ final class LoopRewriter {
       // Counted, so that a loop that only ever runs short can be put back as it was (LoopBridge.shortRun).
       LabelNode longEnough = new LabelNode();
       il.add(new JumpInsnNode(Opcodes.IFGE, longEnough));
-      push(il, siteId);
-      il.add(bridgeCall(LoopBridge.SHORT_RUN, LoopBridge.SHORT_RUN_DESC));
+      emitShortRun(ctx, il, siteId);
       il.add(new JumpInsnNode(Opcodes.GOTO, decline));
       il.add(longEnough);
     }

@@ -302,7 +302,7 @@ final class RegionRewriter {
       } else {
         LoopAnalyzer.Plan p = (LoopAnalyzer.Plan) part;
         int siteId = siteIds[loop++];
-        LoopRewriter.emitArguments(il, p, siteId, minLength, scratch, abort);
+        LoopRewriter.emitArguments(ctx, il, p, siteId, minLength, scratch, abort);
         LoopRewriter.emitSubmit(il, p, siteId, scratch, abort, null);
         LoopRewriter.emitResults(il, p, scratch);
       }

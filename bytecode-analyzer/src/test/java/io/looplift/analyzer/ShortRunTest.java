@@ -45,6 +45,24 @@ class ShortRunTest {
   }
 
   @Test
+  void aLoopThatHasRunLongNoLongerCountsItsShortRuns() throws Exception {
+    Rewritten shapes = new Rewritten(Shapes.class, 64);
+    Method map = shapes.lifted.getDeclaredMethod("map", double[].class, double[].class);
+    List<Integer> ids = shapes.sites("map").stream().filter(LoopSite::accepted).map(shapes::id).toList();
+    double[] a = new double[16];
+    double[] out = new double[16];
+    for (int r = 0; r < 1000; r++) map.invoke(null, a, out);
+    double[] longA = new double[64];
+    double[] longOut = new double[64];
+    double[] expected = new double[64];
+    for (int i = 0; i < longA.length; i++) longA[i] = i * 0.5;
+    assertEquals(Shapes.map(longA, expected), (double) map.invoke(null, longA, longOut), "offered, and right");
+    assertArrayEquals(expected, longOut);
+    for (int r = 0; r < LoopBridge.SHORT_RUNS_TOLD; r++) map.invoke(null, a, out);
+    for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "its short runs no longer count");
+  }
+
+  @Test
   void aSiteSwitchedOffRunsItsOriginalLoopAndNoLongerCountsShortRuns() throws Exception {
     Rewritten shapes = new Rewritten(Shapes.class, 1 << 20);
     Method map = shapes.lifted.getDeclaredMethod("map", double[].class, double[].class);
@@ -60,6 +78,25 @@ class ShortRunTest {
     for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "the preamble no longer runs");
     assertEquals(sum, (double) map.invoke(null, a, out));
     assertArrayEquals(expected, out);
+  }
+
+  @Test
+  void shortRunsAreCountedThroughInvokeDynamicUnlessTheClassFileIsOlderThanJava7() throws Exception {
+    byte[] bytes;
+    try (InputStream in = Shapes.class.getResourceAsStream("Shapes.class")) {
+      bytes = in.readAllBytes();
+    }
+    RewriteOptions counted = new RewriteOptions(1 << 20);
+    ClassLoader loader = Shapes.class.getClassLoader();
+    byte[] rewritten = new ClassRewriter(counted, new RecordingRegistry()).rewrite(bytes, loader);
+    assertFalse(indys(rewritten, LoopBridge.SHORT_RUN_COUNTER).isEmpty());
+    assertEquals(List.of(), bridgeCalls(rewritten, LoopBridge.SHORT_RUN));
+    byte[] java6 = bytes.clone();
+    java6[6] = 0;
+    java6[7] = (byte) Opcodes.V1_6;
+    byte[] old = new ClassRewriter(counted, new RecordingRegistry()).rewrite(java6, loader);
+    assertEquals(List.of(), indys(old, LoopBridge.SHORT_RUN_COUNTER));
+    assertFalse(bridgeCalls(old, LoopBridge.SHORT_RUN).isEmpty(), "a static call instead");
   }
 
   @Test
@@ -90,19 +127,40 @@ class ShortRunTest {
 
   /** The site ids of the rewritten class's preamble switches. */
   private static List<Object> switches(byte[] rewritten) {
-    ClassNode cn = new ClassNode();
-    new ClassReader(rewritten).accept(cn, 0);
+    return indys(rewritten, LoopBridge.SITE_SWITCH);
+  }
+
+  /** The site ids of the rewritten class's {@code invokedynamic}s linked by the bridge's {@code bootstrap}. */
+  private static List<Object> indys(byte[] rewritten, String bootstrap) {
     List<Object> ids = new ArrayList<>();
-    for (MethodNode m : cn.methods) {
+    for (MethodNode m : methods(rewritten)) {
       for (AbstractInsnNode insn : m.instructions) {
         if (insn instanceof InvokeDynamicInsnNode indy) {
-          assertEquals(LoopBridge.SITE_SWITCH, indy.bsm.getName());
           assertEquals(LoopBridge.INTERNAL_NAME, indy.bsm.getOwner());
-          ids.add(indy.bsmArgs[0]);
+          if (indy.bsm.getName().equals(bootstrap)) ids.add(indy.bsmArgs[0]);
         }
       }
     }
     return ids;
+  }
+
+  /** The rewritten class's calls of the bridge's method {@code name}. */
+  private static List<MethodInsnNode> bridgeCalls(byte[] rewritten, String name) {
+    List<MethodInsnNode> calls = new ArrayList<>();
+    for (MethodNode m : methods(rewritten)) {
+      for (AbstractInsnNode insn : m.instructions) {
+        if (insn instanceof MethodInsnNode c && c.owner.equals(LoopBridge.INTERNAL_NAME) && c.name.equals(name)) {
+          calls.add(c);
+        }
+      }
+    }
+    return calls;
+  }
+
+  private static List<MethodNode> methods(byte[] classFile) {
+    ClassNode cn = new ClassNode();
+    new ClassReader(classFile).accept(cn, 0);
+    return cn.methods;
   }
 
   @Test

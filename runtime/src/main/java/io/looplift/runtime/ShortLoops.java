@@ -9,7 +9,9 @@ import java.util.function.IntPredicate;
  * and never offloaded, so that it costs nothing any more, not even its preamble's length test, and HotSpot
  * compiles it as it would without the agent: its preamble's switch is turned off
  * ({@link LoopBridge#switchOff}), or, in a class file too old for one, its class is rewritten again without
- * it. A loop that has been offloaded keeps its preamble: its short runs are the price of its long ones.
+ * it. A loop that has run long enough to be offered keeps its preamble, its short runs the price of its long
+ * ones: the bridge stops counting them then, so it is told only of loops that have never run long (the check
+ * of offloaded runs here covers a count that made the mark while another thread offered the loop).
  * Thread-safe; never throws.
  */
 final class ShortLoops {
