@@ -157,6 +157,9 @@ final class Measurements {
         d.points.put(p.sizeClass(), p);
         lastClass = Math.max(lastClass, p.sizeClass());
       }
+      for (Point p : s.samples()) {
+        if (!d.points.containsKey(p.sizeClass())) d.samples.computeIfAbsent(p.sizeClass(), k -> new ArrayList<>()).add(p);
+      }
     }
   }
 
@@ -286,7 +289,9 @@ final class Measurements {
    * Records a measuring run of {@code candidate}; returns true when that completed its point at the run's size
    * class: the fastest of {@code samples} runs there, or of more while the latest run is still much faster
    * than every earlier one (up to {@link #WARMING_FACTOR} times {@code samples}) and not out of reach of the
-   * other candidates' best there. A run of the original bytecode set aside as cold does not count.
+   * other candidates' best there. A run of the original bytecode set aside as cold does not count. The runs
+   * counted, complete or not, are what the store keeps ({@link #snapshot}): a program that ends before its
+   * kernel's measurement does leaves the rest to its next run.
    */
   boolean sample(String candidate, Point run, int samples) {
     runs++;
@@ -297,6 +302,7 @@ final class Measurements {
     if (d.dropped != null || candidate.equals(Candidate.BYTECODE) && cold(run)) return false;
     List<Point> done = d.samples.computeIfAbsent(c, k -> new ArrayList<>());
     done.add(run);
+    version++;
     if (done.size() < samples) return false;
     Point fastest = done.get(0);
     for (Point p : done.subList(0, done.size() - 1)) {
@@ -465,11 +471,14 @@ final class Measurements {
     return above.getValue();
   }
 
-  /** What the store keeps: every registered candidate's device, failure and points. */
+  /** What the store keeps: every registered candidate's device, failure, points and samples towards others. */
   StoredKernel snapshot(String version, int cores) {
     List<StoredKernel.Candidate> list = new ArrayList<>();
-    candidates.forEach((name, d) -> list.add(new StoredKernel.Candidate(name, d.device, d.dropped,
-        List.copyOf(d.points.values()))));
+    candidates.forEach((name, d) -> {
+      List<Point> samples = new ArrayList<>();
+      d.samples.values().forEach(samples::addAll);
+      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(d.points.values()), samples));
+    });
     return new StoredKernel(key, version, cores, list);
   }
 }

@@ -226,7 +226,8 @@ public final class SelectedKernel {
       } else if (c.recheck()) {
         if (m.recheck(c.candidate(), run)) selector.persist(m);
       } else if (c.measuring()) {
-        if (m.sample(c.candidate(), run, selector.settings().samples())) selector.persist(m);
+        m.sample(c.candidate(), run, selector.settings().samples());
+        selector.persist(m);
       } else {
         checkDrift(c.candidate(), run);
       }

@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  *
  * <p>A record, after the store's envelope, in {@link DataOutputStream} encoding: the format number; the
  * LoopLift version; the core count; the shape; the classes (count, then name and hash of each); the candidates
- * (count, then of each: name, device, whether it failed and why, and its points: count, then size class,
- * iterations, work, nanoseconds and transfer nanoseconds of each).
+ * (count, then of each: name, device, whether it failed and why, its points: count, then size class,
+ * iterations, work, nanoseconds and transfer nanoseconds of each; and its samples, as its points).
  */
 final class SelectionStore {
   /** "LLSL": the store's envelope for selection records. */
@@ -31,8 +31,9 @@ final class SelectionStore {
   /**
    * Bumped whenever the record, or what its points mean, changes, so that old files are ignored and replaced.
    * 2: the original loop's points are timed once the JIT can have compiled it (see Measurements#WARM_ITERATIONS).
+   * 3: samples towards points not complete yet.
    */
-  private static final int FORMAT = 2;
+  private static final int FORMAT = 3;
 
   private final OwnerOnlyStore files;
 
@@ -73,14 +74,8 @@ final class SelectionStore {
         out.writeUTF(c.device());
         out.writeBoolean(c.dropped() != null);
         if (c.dropped() != null) out.writeUTF(c.dropped());
-        out.writeInt(c.points().size());
-        for (Point p : c.points()) {
-          out.writeInt(p.sizeClass());
-          out.writeLong(p.iterations());
-          out.writeLong(p.work());
-          out.writeLong(p.nanos());
-          out.writeLong(p.transferNanos());
-        }
+        writePoints(out, c.points());
+        writePoints(out, c.samples());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory does not fail", e);
@@ -102,24 +97,47 @@ final class SelectionStore {
         String name = in.readUTF();
         String device = in.readUTF();
         String dropped = in.readBoolean() ? in.readUTF() : null;
-        List<Point> points = new ArrayList<>();
-        int previous = -1;
-        for (int m = count(in); m > 0; m--) {
-          Point p = new Point(in.readInt(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), true);
-          if (p.sizeClass() <= previous || p.sizeClass() != Size.classOf(p.work()) || p.iterations() < 1
-              || p.nanos() < 0 || p.transferNanos() < 0) {
-            return Optional.empty();
-          }
-          previous = p.sizeClass();
-          points.add(p);
-        }
-        candidates.add(new StoredKernel.Candidate(name, device, dropped, points));
+        Optional<List<Point>> points = readPoints(in, false);
+        Optional<List<Point>> samples = readPoints(in, true);
+        if (points.isEmpty() || samples.isEmpty()) return Optional.empty();
+        candidates.add(new StoredKernel.Candidate(name, device, dropped, points.get(), samples.get()));
       }
       if (in.read() != -1) return Optional.empty();
       return Optional.of(new StoredKernel(new KernelKey(shape, classes), version, cores, candidates));
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     }
+  }
+
+  private static void writePoints(DataOutputStream out, List<Point> points) throws IOException {
+    out.writeInt(points.size());
+    for (Point p : points) {
+      out.writeInt(p.sizeClass());
+      out.writeLong(p.iterations());
+      out.writeLong(p.work());
+      out.writeLong(p.nanos());
+      out.writeLong(p.transferNanos());
+    }
+  }
+
+  /**
+   * Points ordered by size class, several to a class when {@code samples}; empty when one is out of order or not
+   * a point.
+   */
+  private static Optional<List<Point>> readPoints(DataInputStream in, boolean samples) throws IOException {
+    List<Point> points = new ArrayList<>();
+    int previous = -1;
+    for (int m = count(in); m > 0; m--) {
+      Point p = new Point(in.readInt(), in.readLong(), in.readLong(), in.readLong(), in.readLong(), true);
+      boolean ordered = samples ? p.sizeClass() >= previous : p.sizeClass() > previous;
+      if (!ordered || p.sizeClass() != Size.classOf(p.work()) || p.iterations() < 1 || p.nanos() < 0
+          || p.transferNanos() < 0) {
+        return Optional.empty();
+      }
+      previous = p.sizeClass();
+      points.add(p);
+    }
+    return Optional.of(points);
   }
 
   private static int count(DataInputStream in) throws IOException {

@@ -19,10 +19,13 @@ record StoredKernel(KernelKey key, String version, int cores, List<Candidate> ca
    *
    * @param dropped why it failed on this kernel, or null
    * @param points its measured points, ordered by size class
+   * @param samples its runs towards points not complete yet (a program whose launches of the kernel ended
+   *     first), ordered by size class: the next run goes on from them
    */
-  record Candidate(String name, String device, String dropped, List<Point> points) {
+  record Candidate(String name, String device, String dropped, List<Point> points, List<Point> samples) {
     Candidate {
       points = List.copyOf(points);
+      samples = List.copyOf(samples);
     }
   }
 }

@@ -76,6 +76,20 @@ class PersistenceTest {
   }
 
   @Test
+  void aRunThatEndsMidMeasurementLeavesItsRunsToTheNext() {
+    Simulated first = run();
+    SelectedKernel k1 = selector(first).build().kernel(KEY, ALL);
+    for (int launch = 0; launch < 5; launch++) assertTrue(first.launch(k1, 10_000_000).measuring());
+    assertEquals(5, first.measuringRuns(), "a program that launched its kernel 5 times, of the 9 measuring runs");
+
+    Simulated second = run();
+    SelectedKernel k2 = selector(second).build().kernel(KEY, ALL);
+    assertEquals("jvm", second.settle(k2, 10_000_000).candidate());
+    assertEquals(4, second.measuringRuns(), "the 4 runs the first one did not get to");
+    assertEquals(9, first.ran.size() + second.ran.size() - 1, "then the choice");
+  }
+
+  @Test
   void aChangedClassFileInvalidatesTheRecordAndReplacesIt() {
     Simulated first = run();
     measure(first, selector(first).build().kernel(KEY, ALL));
