@@ -158,7 +158,8 @@ final class Measurements {
         lastClass = Math.max(lastClass, p.sizeClass());
       }
       for (Point p : s.samples()) {
-        if (!d.points.containsKey(p.sizeClass())) d.samples.computeIfAbsent(p.sizeClass(), k -> new ArrayList<>()).add(p);
+        if (d.points.containsKey(p.sizeClass())) continue;
+        d.samples.computeIfAbsent(p.sizeClass(), k -> new ArrayList<>()).add(p);
       }
     }
   }
