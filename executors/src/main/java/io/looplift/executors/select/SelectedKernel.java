@@ -226,8 +226,9 @@ public final class SelectedKernel {
       } else if (c.recheck()) {
         if (m.recheck(c.candidate(), run)) selector.persist(m);
       } else if (c.measuring()) {
+        int before = m.version();
         m.sample(c.candidate(), run, selector.settings().samples());
-        selector.persist(m);
+        if (m.version() != before) selector.persist(m); // a run counted, or a point completed
       } else {
         checkDrift(c.candidate(), run);
       }
