@@ -31,11 +31,12 @@ final class ShortRuns {
 
   private final ObjIntConsumer<Class<?>> told;
 
-  // Replaced by a longer copy when a site id does not fit; a thread still reading an old one loses counts
-  // only, or marks a site that ran long again (under the lock, where that changes nothing).
+  // Replaced by a longer copy when a site id does not fit (ranLong under this object's lock); a thread still
+  // reading an old one loses counts only, or marks a site that ran long again (under the lock, where that
+  // changes nothing).
   private int[] counts = new int[256];
   private boolean[] ranLong = new boolean[256];
-  private MutableCallSite[] counters = new MutableCallSite[64]; // guarded by this
+  private final SiteCallSites counters = new SiteCallSites(NOTHING);
 
   /** @param told what a {@link #counter} calls with the loop's class and site id when its count makes the mark */
   ShortRuns(ObjIntConsumer<Class<?>> told) {
@@ -76,14 +77,9 @@ final class ShortRuns {
    * made on its first call; it does nothing once the site has run long.
    */
   synchronized MutableCallSite counter(int siteId, Class<?> caller) {
-    if (siteId >= counters.length) counters = Arrays.copyOf(counters, Math.max(counters.length * 2, siteId + 1));
-    MutableCallSite s = counters[siteId];
-    if (s == null) {
-      boolean done = siteId < ranLong.length && ranLong[siteId];
-      s = new MutableCallSite(done ? NOTHING : MethodHandles.insertArguments(COUNT, 0, this, siteId, caller));
-      counters[siteId] = s;
-    }
-    return s;
+    // Under this object's lock, as markRanLong: a site marked meanwhile is either made doing nothing or settled.
+    return counters.of(siteId, () -> siteId < ranLong.length && ranLong[siteId] ? NOTHING
+        : MethodHandles.insertArguments(COUNT, 0, this, siteId, caller));
   }
 
   /** Says that site {@code siteId} has run long enough to be offered: its short runs are counted no more. */
@@ -97,11 +93,7 @@ final class ShortRuns {
     if (siteId >= ranLong.length) ranLong = Arrays.copyOf(ranLong, Math.max(ranLong.length * 2, siteId + 1));
     if (ranLong[siteId]) return;
     ranLong[siteId] = true;
-    MutableCallSite s = siteId < counters.length ? counters[siteId] : null;
-    if (s != null) {
-      // Once per site: HotSpot throws away the compiled code that calls the count and compiles it without.
-      s.setTarget(NOTHING);
-      MutableCallSite.syncAll(new MutableCallSite[] {s});
-    }
+    // Once per site: HotSpot throws away the compiled code that calls the count and compiles it without.
+    counters.settle(siteId);
   }
 }

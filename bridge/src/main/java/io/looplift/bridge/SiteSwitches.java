@@ -3,7 +3,6 @@ package io.looplift.bridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MutableCallSite;
-import java.util.Arrays;
 
 /**
  * Per loop site, the call site of the {@code invokedynamic} that opens its preamble: it returns true until the
@@ -16,17 +15,11 @@ final class SiteSwitches {
   private static final MethodHandle ON = MethodHandles.constant(boolean.class, true);
   private static final MethodHandle OFF = MethodHandles.constant(boolean.class, false);
 
-  private MutableCallSite[] sites = new MutableCallSite[64]; // guarded by this
+  private final SiteCallSites sites = new SiteCallSites(OFF);
 
   /** The switch of {@code siteId}, made on its first call (on, unless the site was switched off before). */
-  synchronized MutableCallSite of(int siteId) {
-    if (siteId >= sites.length) sites = Arrays.copyOf(sites, Math.max(sites.length * 2, siteId + 1));
-    MutableCallSite s = sites[siteId];
-    if (s == null) {
-      s = new MutableCallSite(ON);
-      sites[siteId] = s;
-    }
-    return s;
+  MutableCallSite of(int siteId) {
+    return sites.of(siteId, () -> ON);
   }
 
   /**
@@ -34,13 +27,6 @@ final class SiteSwitches {
    * old for {@code invokedynamic}, or the site never ran), which then stays as it is.
    */
   boolean off(int siteId) {
-    MutableCallSite s;
-    synchronized (this) {
-      s = siteId >= 0 && siteId < sites.length ? sites[siteId] : null;
-    }
-    if (s == null) return false;
-    s.setTarget(OFF);
-    MutableCallSite.syncAll(new MutableCallSite[] {s});
-    return true;
+    return sites.settle(siteId);
   }
 }

@@ -1,0 +1,48 @@
+package io.looplift.bridge;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MutableCallSite;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * Per loop site, the one {@link MutableCallSite} that every {@code invokedynamic} of a kind links for it: made on
+ * the site's first link, and set for good to a last target when its owner says ({@link #settle}). HotSpot
+ * compiles a call through it as its target and, when that changes, throws away the compiled code that relied
+ * on it. Thread-safe.
+ */
+final class SiteCallSites {
+  private final MethodHandle last;
+  private MutableCallSite[] sites = new MutableCallSite[64]; // guarded by this
+
+  /** @param last the target {@link #settle} gives a site's call site */
+  SiteCallSites(MethodHandle last) {
+    this.last = last;
+  }
+
+  /** The call site of {@code siteId}, made with target {@code first} on its first call. */
+  synchronized MutableCallSite of(int siteId, Supplier<MethodHandle> first) {
+    if (siteId >= sites.length) sites = Arrays.copyOf(sites, Math.max(sites.length * 2, siteId + 1));
+    MutableCallSite s = sites[siteId];
+    if (s == null) {
+      s = new MutableCallSite(first.get());
+      sites[siteId] = s;
+    }
+    return s;
+  }
+
+  /**
+   * Sets the call site of {@code siteId} to the last target for good; false when the site has none (nothing
+   * linked it yet), which then changes nothing.
+   */
+  boolean settle(int siteId) {
+    MutableCallSite s;
+    synchronized (this) {
+      s = siteId >= 0 && siteId < sites.length ? sites[siteId] : null;
+    }
+    if (s == null) return false;
+    s.setTarget(last);
+    MutableCallSite.syncAll(new MutableCallSite[] {s});
+    return true;
+  }
+}
