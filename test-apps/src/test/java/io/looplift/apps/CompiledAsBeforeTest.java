@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CompiledAsBeforeTest {
   private static final String PROGRAM = ProgramCatalog.FRESH_OUTPUTS.mainClass();
   private static final String METHOD = PROGRAM + "::ebeMultiply";
-  private static final int ROUNDS = 60;
+  private static final int ROUNDS = 200;
   private static final List<String> ARGS = List.of(String.valueOf(1 << 18), String.valueOf(ROUNDS));
 
   @TempDir Path tmp;
