@@ -154,7 +154,7 @@ final class LoopRewriter {
     emitArguments(ctx, il, plan, siteId, minLength, scratch, fallback);
     il.add(argsEnd);
     emitSubmit(il, plan, siteId, scratch, fallback, timed);
-    emitBackEdges(il, plan, scratch);
+    emitBackEdges(il, scratch);
     if (syncAtOnce) {
       emitResults(il, plan, scratch);
       il.add(bridgeCall(LoopBridge.SYNC, LoopBridge.SYNC_DESC));
@@ -221,16 +221,16 @@ final class LoopRewriter {
 
   /**
    * Local slots past the method's own: the limit, the arrays and the scalars of a submit call, the
-   * {@code pending} flag (set to 0 on entry to a method that defers work), and {@code estimate} slots for a nest's
-   * {@link WorkEstimate}.
+   * {@code pending} flag (set to 0 on entry to a method that defers work), the loop's length (a long, see
+   * {@link #pushIterations}), and {@code estimate} slots for a nest's {@link WorkEstimate}.
    */
-  record Scratch(int limit, int arrays, int scalars, int pending, int estimate) {
+  record Scratch(int limit, int arrays, int scalars, int pending, int iterations, int estimate) {
     static Scratch allocate(MethodNode method, List<LoopAnalyzer.Plan> plans) {
       int first = method.maxLocals;
       int estimateSlots = 0;
       for (LoopAnalyzer.Plan p : plans) estimateSlots = Math.max(estimateSlots, WorkEstimate.slots(p.site().template()));
-      method.maxLocals += 4 + estimateSlots;
-      return new Scratch(first, first + 1, first + 2, first + 3, first + 4);
+      method.maxLocals += 6 + estimateSlots;
+      return new Scratch(first, first + 1, first + 2, first + 3, first + 4, first + 6);
     }
   }
 
@@ -254,7 +254,7 @@ final class LoopRewriter {
   }
 
   /**
-   * Evaluates a loop's limit, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
+   * Evaluates a loop's limit, length, arrays and scalars into {@code scratch} at the loop's entry (the recipes may
    * throw, as the original code would); jumps to {@code decline} when the loop is shorter than
    * {@code minLength} (a run {@link LoopBridge#shortRun} counts), when a class whose static initializer an
    * inlined call would run is not initialized yet (the original loop then makes that call), or when a call on
@@ -271,9 +271,12 @@ final class LoopRewriter {
     if (checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
     copy(il, plan.limitRecipe());
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
+    // Here, where any exception a nest's estimate throws declines the loop: the taken path reads it too.
+    pushIterations(il, plan, scratch);
+    il.add(new VarInsnNode(Opcodes.LSTORE, scratch.iterations()));
     if (minLength > 0) {
       // Loops shorter than min.length, and nests running fewer innermost iterations, are not worth a dispatch.
-      pushIterations(il, plan, scratch);
+      il.add(new VarInsnNode(Opcodes.LLOAD, scratch.iterations()));
       il.add(new LdcInsnNode((long) minLength));
       il.add(new InsnNode(Opcodes.LCMP));
       // Counted, so that a loop that only ever runs short can be put back as it was (LoopBridge.shortRun).
@@ -343,16 +346,16 @@ final class LoopRewriter {
   }
 
   /**
-   * On the taken path, before the results overwrite the loop's variable: an empty counted loop as long as the
-   * offloaded loop ({@link #pushIterations}), at most {@link #BACK_EDGES} iterations. HotSpot compiles a method
+   * On the taken path: an empty counted loop as long as the offloaded loop (its length, which
+   * {@link #emitArguments} stored), at most {@link #BACK_EDGES} iterations. HotSpot compiles a method
    * once its invocations and loop back edges add up; a method whose long loop now runs elsewhere has few of
    * either, and would stay in the interpreter with everything else it does: Commons Math's {@code ebeMultiply}
    * then spent 1.5 ms more on each 4M-double {@code a.clone()}, which interpreted zeroes the copy before
    * filling it. These back edges get the method compiled as it was without the agent, each cheaper than one
    * of the original loop's own; C2 then removes the empty loop.
    */
-  static void emitBackEdges(InsnList il, LoopAnalyzer.Plan plan, Scratch scratch) {
-    pushIterations(il, plan, scratch);
+  static void emitBackEdges(InsnList il, Scratch scratch) {
+    il.add(new VarInsnNode(Opcodes.LLOAD, scratch.iterations()));
     pushLong(il, BACK_EDGES);
     il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "min", "(JJ)J", false));
     il.add(new InsnNode(Opcodes.L2I));

@@ -304,7 +304,7 @@ final class RegionRewriter {
         int siteId = siteIds[loop++];
         LoopRewriter.emitArguments(ctx, il, p, siteId, minLength, scratch, abort);
         LoopRewriter.emitSubmit(il, p, siteId, scratch, abort, null);
-        LoopRewriter.emitBackEdges(il, p, scratch);
+        LoopRewriter.emitBackEdges(il, scratch);
         LoopRewriter.emitResults(il, p, scratch);
       }
     }
