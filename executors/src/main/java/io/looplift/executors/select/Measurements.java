@@ -287,24 +287,24 @@ final class Measurements {
   }
 
   /**
-   * Records a measuring run of {@code candidate}; returns true when that completed its point at the run's size
-   * class: the fastest of {@code samples} runs there, or of more while the latest run is still much faster
-   * than every earlier one (up to {@link #WARMING_FACTOR} times {@code samples}) and not out of reach of the
-   * other candidates' best there. A run of the original bytecode set aside as cold does not count. The runs
-   * counted, complete or not, are what the store keeps ({@link #snapshot}): a program that ends before its
-   * kernel's measurement does leaves the rest to its next run.
+   * Records a measuring run of {@code candidate}, which may complete its point at the run's size class: the
+   * fastest of {@code samples} runs there, or of more while the latest run is still much faster than every
+   * earlier one (up to {@link #WARMING_FACTOR} times {@code samples}) and not out of reach of the other
+   * candidates' best there. A run of the original bytecode set aside as cold does not count; a run that counts
+   * changes the {@link #version}. The runs counted, complete or not, are what the store keeps
+   * ({@link #snapshot}): a program that ends before its kernel's measurement does leaves the rest to its next run.
    */
-  boolean sample(String candidate, Point run, int samples) {
+  void sample(String candidate, Point run, int samples) {
     runs++;
     runNanos += run.nanos();
     Data d = candidates.get(candidate);
     int c = run.sizeClass();
     release(d, c);
-    if (d.dropped != null || candidate.equals(Candidate.BYTECODE) && cold(run)) return false;
+    if (d.dropped != null || candidate.equals(Candidate.BYTECODE) && cold(run)) return;
     List<Point> done = d.samples.computeIfAbsent(c, k -> new ArrayList<>());
     done.add(run);
     version++;
-    if (done.size() < samples) return false;
+    if (done.size() < samples) return;
     Point fastest = done.get(0);
     for (Point p : done.subList(0, done.size() - 1)) {
       if (perWork(p) < perWork(fastest)) fastest = p;
@@ -312,11 +312,10 @@ final class Measurements {
     boolean falling = perWork(run) < STILL_FALLING * perWork(fastest);
     if (falling && done.size() < samples * WARMING_FACTOR
         && perWork(run) < OUT_OF_REACH * bestOfOthers(candidate, c)) {
-      return false;
+      return;
     }
     if (perWork(run) < perWork(fastest)) fastest = run;
     complete(d, c, fastest);
-    return true;
   }
 
   /**
