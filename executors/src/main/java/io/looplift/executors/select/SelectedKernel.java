@@ -35,11 +35,12 @@ import java.util.Optional;
  * budget permitting; a newly chosen candidate's launches count from its first within that factor, or after
  * {@link #WARM_LAUNCHES} launches when none is.
  *
- * <p>Re-checking: a candidate's point is the fastest of its first runs, which may have been timed on code the
- * JIT had not finished with (the original loop's first runs, typically, when the method holding it is entered
- * once per launch). So after a size class is decided, its 2nd, 8th, 32nd... normal launch (every fourth power
- * of two) runs one candidate that lost there within {@link Measurements#OUT_OF_REACH} of the winner again,
- * as a measuring run: a faster time replaces its point and the class is decided again. These runs count
+ * <p>Re-checking: a candidate's point comes from its first runs (the original loop's fastest, an offload's
+ * median), which may have been timed on code the JIT had not finished with (the original loop's first runs,
+ * typically, when the method holding it is entered once per launch). So after a size class is decided, its
+ * 2nd, 8th, 32nd... normal launch (every fourth power of two) runs one candidate that lost there within
+ * {@link Measurements#OUT_OF_REACH} of the winner again, as a measuring run: when its latest runs there,
+ * this one included, say it is faster than its point, they replace the point and the class is decided again. These runs count
  * against the measuring budget like the others. A caller may run a choice without asking for the launches its
  * {@link Choice#untilAsked} allows, saying how many when it asks again, so that a re-check still comes on time.
  * A decision persisted from an earlier run (whose re-checks were kept with it) is not re-checked: a run that
@@ -224,7 +225,7 @@ public final class SelectedKernel {
       } else if (disturbed && m.setAside(c.candidate(), run)) {
         // Run again by a later launch: this time was not the candidate's own.
       } else if (c.recheck()) {
-        if (m.recheck(c.candidate(), run)) selector.persist(m);
+        if (m.recheck(c.candidate(), run, selector.settings().samples())) selector.persist(m);
       } else if (c.measuring()) {
         int before = m.version();
         m.sample(c.candidate(), run, selector.settings().samples());

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -144,6 +145,64 @@ class CrossoverTest {
     assertEquals("bytecode", sim.launch(k, 1 << 20).candidate());
     assertEquals(List.of("jvm", "jvm", "bytecode*", "bytecode"), sim.ran.subList(sim.ran.size() - 4, sim.ran.size()));
     assertEquals(0.5, k.report().candidates().get("bytecode"), 1e-9, "the re-check's time replaced the cold one");
+  }
+
+  /**
+   * The pool is checked again after losing while cold (its first runs 3 ns an element, then 0.5), and wins
+   * once the median of its last three runs there is fast: after its second re-check, at the 8th launch.
+   */
+  @Test
+  void anOffloadTimedWhileColdWinsAfterTwoFastRechecks() {
+    sim.cost(BYTECODE, 0, 1).warming(JVM, 3, 3, 3, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    for (int i = 0; i < 8; i++) sim.launch(k, 1 << 20);
+    assertEquals("jvm", sim.launch(k, 1 << 20).candidate());
+    assertEquals(List.of("bytecode", "bytecode", "jvm*", "bytecode", "bytecode", "bytecode", "bytecode", "bytecode",
+        "jvm*", "jvm"), sim.ran.subList(sim.ran.size() - 10, sim.ran.size()));
+    assertEquals(0.5, k.report().candidates().get("jvm"), 1e-9, "the re-checks' times replaced the cold ones");
+  }
+
+  /**
+   * The original loop is credited with its best run (1 ns an element; its others 1.3, the JIT's and the
+   * collector's early work), the pool, at 1 in every run, with its median: the pool does not win.
+   */
+  @Test
+  void theOriginalLoopIsCreditedWithItsBestRun() {
+    sim.warming(BYTECODE, 1.3, 1, 1.3).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    assertEquals(1, k.report().candidates().get("bytecode"), 1e-6);
+  }
+
+  /**
+   * The pool's first run is its luckiest (0.7 ns an element), its others 1.2, the bytecode's all 1: its typical
+   * run loses, so the bytecode is chosen, as it would not be by the fastest run of each.
+   */
+  @Test
+  void aCandidateIsChosenByItsMedianRunNotItsLuckiest() {
+    sim.cost(BYTECODE, 0, 1).warming(JVM, 0.7, 1.2, 1.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    assertEquals(1.2, k.report().candidates().get("jvm"), 1e-6);
+  }
+
+  /**
+   * One lucky re-check of the losing pool (0.5 ns an element against its usual 1.2) leaves the bytecode chosen;
+   * the pool's point moves only when two of its last three runs are that fast.
+   */
+  @Test
+  void oneLuckyRecheckDoesNotChangeTheChoice() {
+    sim.cost(BYTECODE, 0, 1).warming(JVM, 1.2, 1.2, 1.2, 0.5, 1.2);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    int settled = sim.ran.size();
+    for (int i = 0; i < 40; i++) sim.launch(k, 1 << 20);
+    List<String> after = sim.ran.subList(settled, sim.ran.size());
+    assertEquals(List.of(2, 8, 32), IntStream.range(0, after.size())
+        .filter(i -> after.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList(), after::toString);
+    assertEquals(37, after.stream().filter(r -> r.equals("bytecode")).count(), after::toString);
+    assertEquals(1.2, k.report().candidates().get("jvm"), 1e-6);
   }
 
   /** A bytecode run of 1.05 s, 1,000 times slower than the pool's: the bytecode is not run a second time. */
