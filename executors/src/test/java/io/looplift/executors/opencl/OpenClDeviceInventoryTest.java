@@ -19,7 +19,7 @@ class OpenClDeviceInventoryTest {
 
   @Test
   void describesEveryDevice() {
-    DeviceInventory inventory = DeviceDiscovery.discover();
+    DeviceInventory inventory = OpenClTestSupport.discoverHere();
     DeviceRequirement.require(!inventory.isEmpty(), inventory.reason());
     System.out.println(inventory.reason());
     for (int d = 0; d < inventory.devices().size(); d++) {
@@ -40,7 +40,7 @@ class OpenClDeviceInventoryTest {
   /** {@code opencl.device} picks among the real devices the way the agent does ({@link ExecutorChain#select}). */
   @Test
   void selectsByIndexNameOrDefault() {
-    DeviceInventory inventory = DeviceDiscovery.discover();
+    DeviceInventory inventory = OpenClTestSupport.discoverHere();
     DeviceRequirement.require(!inventory.isEmpty(), inventory.reason());
     List<Device> devices = inventory.devices().stream().map(OpenClExecutorProvider::device).toList();
     Device first = devices.get(0);
@@ -76,6 +76,7 @@ class OpenClDeviceInventoryTest {
   public static final class DiscoverMain {
     public static void main(String[] args) {
       try {
+        // A JVM of its own: the driver may load here.
         DeviceInventory inventory = DeviceDiscovery.discover();
         System.out.println("devices=" + inventory.devices().size());
         System.out.println("reason=" + inventory.reason());

@@ -51,7 +51,7 @@ class OpenClExecutorProviderTest {
     List<Device> devices = provider.devices(env());
     DeviceRequirement.require(!devices.isEmpty(), provider.inventoryNote());
     // Compared without the description: a CPU device's memory is what is free at the moment it is asked.
-    assertEquals(OpenClTestSupport.INVENTORY.devices().stream().map(OpenClExecutorProvider::device)
+    assertEquals(OpenClTestSupport.inventory().devices().stream().map(OpenClExecutorProvider::device)
         .map(d -> d.id() + " " + d.name() + " " + d.kind()).toList(),
         devices.stream().map(d -> d.id() + " " + d.name() + " " + d.kind()).toList());
     Set<Long> started = new HashSet<>(children());

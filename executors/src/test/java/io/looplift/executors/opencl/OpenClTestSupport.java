@@ -24,16 +24,41 @@ import java.util.List;
 import java.util.Random;
 
 /** Shared device, data generators and the comparison against the reference executor for OpenCL tests. */
-final class OpenClTestSupport {
-  static final DeviceInventory INVENTORY = DeviceDiscovery.discover();
+public final class OpenClTestSupport {
+  /**
+   * The system property set in the one test JVM that may load an OpenCL driver (the {@code driver-in-jvm}
+   * execution in this module's pom): a driver such as PoCL replaces the handlers of the signals HotSpot
+   * throws {@code ArithmeticException} and {@code NullPointerException} by, so a JVM test that ran after it in
+   * the same JVM could see an integer division by zero not throw.
+   */
+  static final String DRIVER_IN_JVM = "looplift.test.driverInJvm";
 
   private OpenClTestSupport() {}
 
+  /** The devices, found by loading the driver into this JVM; fails a test that runs where it must not. */
+  public static DeviceInventory discoverHere() {
+    if (!Boolean.getBoolean(DRIVER_IN_JVM)) {
+      throw new IllegalStateException("this test loads an OpenCL driver into the test JVM: list its class in the"
+          + " driver-in-jvm execution of executors/pom.xml, which runs such tests in a JVM of their own");
+    }
+    return DeviceDiscovery.discover();
+  }
+
+  /** This JVM's devices, discovered once, when a test first needs them. */
+  static DeviceInventory inventory() {
+    return Inventory.DEVICES;
+  }
+
+  private static final class Inventory {
+    static final DeviceInventory DEVICES = discoverHere();
+  }
+
   /** The device under test ({@code opencl.device} selects, as in the agent); see {@link DeviceRequirement}. */
   static DeviceInfo device() {
-    DeviceRequirement.require(!INVENTORY.isEmpty(), INVENTORY.reason());
-    List<Device> devices = INVENTORY.devices().stream().map(OpenClExecutorProvider::device).toList();
-    return INVENTORY.devices().get(ExecutorChain.select(devices, System.getProperty("opencl.device")).orElseThrow().index());
+    DeviceInventory inventory = inventory();
+    DeviceRequirement.require(!inventory.isEmpty(), inventory.reason());
+    List<Device> devices = inventory.devices().stream().map(OpenClExecutorProvider::device).toList();
+    return inventory.devices().get(ExecutorChain.select(devices, System.getProperty("opencl.device")).orElseThrow().index());
   }
 
   /** The device code in this JVM, with programs cached in {@code cacheDir}. */

@@ -10,8 +10,8 @@ import io.looplift.executors.Launch;
 import io.looplift.executors.opencl.DeviceInventory;
 import io.looplift.executors.opencl.DeviceRequirement;
 import io.looplift.executors.opencl.OpenClExecutor;
+import io.looplift.executors.opencl.OpenClTestSupport;
 import io.looplift.executors.opencl.SegmentPool;
-import io.looplift.executors.opencl.device.DeviceDiscovery;
 import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Const;
@@ -115,7 +115,7 @@ class HostProcessTest {
     try {
       DeviceInventory there = host.hello(cacheDir, "test");
       // Compared without their memory sizes: a CPU device reports what is free at the moment it is asked.
-      assertEquals(stable(DeviceDiscovery.discover().devices()), stable(there.devices()));
+      assertEquals(stable(OpenClTestSupport.discoverHere().devices()), stable(there.devices()));
     } finally {
       host.close();
     }
