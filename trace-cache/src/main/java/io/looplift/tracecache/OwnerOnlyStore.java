@@ -21,16 +21,12 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import javax.crypto.Mac;
-import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Entries of bytes in a directory only the current user can feed, each named by a 64-hex-digit id and
@@ -53,8 +49,7 @@ import javax.crypto.spec.SecretKeySpec;
  * partial file. Thread-safe.
  */
 public final class OwnerOnlyStore {
-  private static final String MAC_ALGORITHM = "HmacSHA256";
-  private static final int MAC_BYTES = 32;
+  private static final int MAC_BYTES = HmacSha256.BYTES;
   private static final int HEADER = 4 + 4 + MAC_BYTES;
   private static final int KEY_BYTES = 32;
   /** The key's file; entries are named by 64 hex digits, so they never clash with it. */
@@ -63,7 +58,7 @@ public final class OwnerOnlyStore {
   private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
 
   /** What the directory passed its checks with: the current user, and the key entries are authenticated with. */
-  private record Trust(UserPrincipal user, SecretKey key) {}
+  private record Trust(UserPrincipal user, HmacSha256 key) {}
 
   private final Path directory;
   private final int magic;
@@ -232,7 +227,7 @@ public final class OwnerOnlyStore {
           if (problem != null) throw new Refusal(problem);
         }
       }
-      return new Trust(user, new SecretKeySpec(key(user), MAC_ALGORITHM));
+      return new Trust(user, new HmacSha256(key(user)));
     } catch (IOException | SecurityException e) {
       throw new Refusal("cannot use cache.dir " + directory + " (" + e + ")");
     }
@@ -312,7 +307,7 @@ public final class OwnerOnlyStore {
   }
 
   /** The bytes of a stored file {@code all} for {@code id}, or empty when it is not authentic. */
-  private Optional<byte[]> authentic(SecretKey secret, String id, byte[] all) {
+  private Optional<byte[]> authentic(HmacSha256 secret, String id, byte[] all) {
     if (all.length < HEADER) return Optional.empty();
     ByteBuffer header = ByteBuffer.wrap(all, 0, HEADER);
     if (header.getInt() != magic || header.getInt() != all.length - HEADER) return Optional.empty();
@@ -327,16 +322,8 @@ public final class OwnerOnlyStore {
    * The MAC of an entry: over the format, the id (so an entry copied to another id's file name fails) and
    * the bytes.
    */
-  private byte[] mac(SecretKey secret, String id, byte[] bytes) {
-    try {
-      Mac mac = Mac.getInstance(MAC_ALGORITHM);
-      mac.init(secret);
-      mac.update(ByteBuffer.allocate(4).putInt(magic).array());
-      mac.update(id.getBytes(StandardCharsets.US_ASCII));
-      return mac.doFinal(bytes);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("every Java platform has " + MAC_ALGORITHM, e);
-    }
+  private byte[] mac(HmacSha256 secret, String id, byte[] bytes) {
+    return secret.mac(ByteBuffer.allocate(4).putInt(magic).array(), id.getBytes(StandardCharsets.US_ASCII), bytes);
   }
 
   private static FileAttribute<Set<PosixFilePermission>> ownerOnlyFile() {
