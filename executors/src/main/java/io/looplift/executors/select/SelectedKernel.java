@@ -40,9 +40,10 @@ import java.util.Optional;
  * typically, when the method holding it is entered once per launch). So after a size class is decided, its
  * 2nd, 8th, 32nd... normal launch (every fourth power of two) runs one candidate that lost there within
  * {@link Measurements#OUT_OF_REACH} of the winner again, as a measuring run: when its latest runs there,
- * this one included, say it is faster than its point, they replace the point and the class is decided again. These runs count
- * against the measuring budget like the others. A caller may run a choice without asking for the launches its
- * {@link Choice#untilAsked} allows, saying how many when it asks again, so that a re-check still comes on time.
+ * this one included, say it is faster than its point, they replace the point and the class is decided again.
+ * These runs count against the measuring budget like the others. A caller may run a choice without asking
+ * for the launches its {@link Choice#untilAsked} allows, saying how many when it asks again, so that a
+ * re-check still comes on time.
  * A decision persisted from an earlier run (whose re-checks were kept with it) is not re-checked: a run that
  * knows its kernels measures nothing.
  */
