@@ -40,8 +40,13 @@ final class Measurements {
    * seconds.
    */
   static final double FAR_BEHIND = 16;
-  /** The shortest run that settles a candidate far behind, once it has run twice there. */
-  static final long LONG_RUN_NANOS = 100_000_000;
+  /**
+   * The shortest run that settles a candidate far behind, once it has run twice there. A second run is rarely
+   * cold, and a third run of a candidate so far behind costs a program's first run what its kernel saves in
+   * many launches: PoCL's device ran a 4M-double map in 50-53 ms each time against 2.3-2.6 ms on the jvm
+   * executor (2 cores), and at 100 ms here it was run three times for every such kernel.
+   */
+  static final long LONG_RUN_NANOS = 25_000_000;
   /**
    * The shortest first run that settles a candidate far behind on its own. A first run can be cold for longer
    * than a JIT's usual milliseconds: on 16 cores, a 2-D stencil's first run as a newly generated kernel took

@@ -224,6 +224,23 @@ class CrossoverTest {
   }
 
   /**
+   * Two bytecode runs of 31 ms, 30 times slower than the pool's, settle it as well; two of 21 ms (which a
+   * third costs little) do not.
+   */
+  @Test
+  void twoRunsOfAtLeast25MillisecondsFarBehindAreNotRepeated() {
+    sim.cost(BYTECODE, 0, 30).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    assertEquals(List.of("bytecode*", "jvm*", "jvm*", "bytecode*", "jvm*", "jvm"), sim.ran);
+
+    Simulated shorter = new Simulated().cost(BYTECODE, 0, 20).cost(JVM, 0, 1);
+    SelectedKernel s = shorter.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", shorter.settle(s, 1 << 20).candidate());
+    assertEquals(3, shorter.ran.stream().filter(r -> r.equals("bytecode*")).count(), shorter.ran::toString);
+  }
+
+  /**
    * The pool's first run, cold, takes 190 ms, 19 times the bytecode's best; that one run does not settle it,
    * and warm it wins.
    */
