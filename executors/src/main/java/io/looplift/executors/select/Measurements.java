@@ -84,7 +84,10 @@ final class Measurements {
     /** Per size class being measured: the runs recorded so far, and how many more were handed out. */
     final Map<Integer, List<Point>> samples = new TreeMap<>();
     final Map<Integer, Integer> outstanding = new TreeMap<>();
-    /** Per size class measured in this JVM: the runs behind its point and the re-checks since, oldest first. */
+    /**
+     * Per size class measured in this JVM: the runs its point came from, then its re-checks, oldest first; for
+     * a point read from the store, the point itself then its re-checks.
+     */
     final Map<Integer, List<Point>> recent = new TreeMap<>();
 
     Data(String device) {
@@ -285,10 +288,9 @@ final class Measurements {
     return true;
   }
 
-  /** Makes {@code point} the candidate's point at {@code sizeClass}, ending its measuring runs there. */
+  /** Makes {@code point}, taken from the candidate's runs at {@code sizeClass}, its point there, ending those runs. */
   private void complete(Data d, int sizeClass, Point point) {
-    List<Point> runs = d.samples.remove(sizeClass);
-    d.recent.put(sizeClass, runs == null ? new ArrayList<>(List.of(point)) : runs);
+    d.recent.put(sizeClass, d.samples.remove(sizeClass));
     d.points.put(sizeClass, point);
     lastClass = sizeClass;
     version++;
@@ -396,7 +398,7 @@ final class Measurements {
     if (d.dropped != null || p == null) return false;
     List<Point> recent = d.recent.computeIfAbsent(run.sizeClass(), k -> new ArrayList<>(List.of(p)));
     recent.add(run);
-    if (recent.size() > samples) recent.remove(0);
+    while (recent.size() > samples) recent.remove(0);
     Point summary = summary(candidate, recent, samples);
     if (perWork(summary) >= perWork(p)) return false;
     d.points.put(run.sizeClass(), summary);
