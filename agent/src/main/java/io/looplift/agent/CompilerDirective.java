@@ -23,10 +23,13 @@ import javax.management.ObjectName;
  *
  * <p>HotSpot takes a directive through its DiagnosticCommand MBean (jcmd's {@code Compiler.directives_add}).
  * Reached through the platform MBean server, that would start the server, which initializes
- * {@code java.util.logging}: too early in {@code premain} for a program that installs its own
- * {@code LogManager}. So {@link #addNow} calls the MBean's implementation in {@code jdk.management} directly
- * (opened to the agent for that), which starts nothing; on a JDK where that is not possible,
- * {@link #addThroughMBeanServer} does it once the program runs. Best effort: without either, nothing changes.
+ * {@code java.util.logging} (too early in {@code premain} for a program that installs its own
+ * {@code LogManager}) and leaves a megabyte of introspected MBeans in the heap, which each young collection
+ * then copies until it is old. So {@link #addNow} calls the MBean implementation's own command entry in
+ * {@code jdk.management} directly (opened to the agent for that): it starts nothing and does not build the
+ * MBean's description of every diagnostic command either. On a JDK where that is not possible,
+ * {@link #addThroughMBeanServer} does it once the platform MBean server runs. Best effort: without either,
+ * nothing changes.
  */
 final class CompilerDirective {
   /** HotSpot's compiler directives format. */
@@ -35,7 +38,9 @@ final class CompilerDirective {
   private static final String IMPLEMENTATION = "com.sun.management.internal.DiagnosticCommandImpl";
   /** The class whose initialization loads the native library behind {@link #IMPLEMENTATION}. */
   private static final String LIBRARY_LOADER = "com.sun.management.internal.PlatformMBeanProviderImpl";
+  /** The command as the MBean names it, and as jcmd does. */
   private static final String OPERATION = "compilerDirectivesAdd";
+  private static final String COMMAND = "Compiler.directives_add";
 
   private CompilerDirective() {}
 
@@ -53,22 +58,38 @@ final class CompilerDirective {
       get.setAccessible(true);
       DynamicMBean bean = (DynamicMBean) get.invoke(null);
       if (bean == null) return false; // this VM runs no diagnostic commands remotely
-      return add(bean::invoke, log);
+      return add(commandEntry(bean), log);
     } catch (Exception | LinkageError e) {
       log.debug("could not add the compiler directive for the transformer directly (" + e + "); later, through the MBean server");
       return false;
     }
   }
 
-  /** Adds the directive through the platform MBean server (which it starts if nothing has yet). */
-  static void addThroughMBeanServer(Log log) {
-    add((operation, params, signature) -> ManagementFactory.getPlatformMBeanServer()
-        .invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), operation, params, signature), log);
+  /**
+   * The implementation's private {@code executeDiagnosticCommand(String)}, which runs a command line as jcmd
+   * sends it; the bean's {@code invoke} where this JDK has no such method (it describes every command first).
+   */
+  private static DiagnosticCommands commandEntry(DynamicMBean bean) {
+    try {
+      Method execute = bean.getClass().getDeclaredMethod("executeDiagnosticCommand", String.class);
+      execute.setAccessible(true);
+      return file -> execute.invoke(bean, COMMAND + " \"" + file + "\""); // quoted: the folder may hold spaces
+    } catch (NoSuchMethodException | RuntimeException e) {
+      return file -> bean.invoke(OPERATION, new Object[] {new String[] {file.toString()}},
+          new String[] {String[].class.getName()});
+    }
   }
 
-  /** The DiagnosticCommand MBean, however it is reached: invokes one of its operations. */
+  /** Adds the directive through the platform MBean server, which the caller knows is running. */
+  static void addThroughMBeanServer(Log log) {
+    add(file -> ManagementFactory.getPlatformMBeanServer().invoke(
+        new ObjectName("com.sun.management:type=DiagnosticCommand"), OPERATION,
+        new Object[] {new String[] {file.toString()}}, new String[] {String[].class.getName()}), log);
+  }
+
+  /** The DiagnosticCommand MBean, however it is reached: adds the directives in a file. */
   private interface DiagnosticCommands {
-    Object invoke(String operation, Object[] params, String[] signature) throws Exception;
+    Object addDirectives(Path file) throws Exception;
   }
 
   /** Writes the directive to a temporary file, has {@code commands} add it, removes the file; true when added. */
@@ -78,8 +99,7 @@ final class CompilerDirective {
       file = Path.of(System.getProperty("java.io.tmpdir"),
           "looplift-directives-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime()) + ".json");
       Files.writeString(file, C1_ONLY, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      Object out = commands.invoke(OPERATION, new Object[] {new String[] {file.toString()}},
-          new String[] {String[].class.getName()});
+      Object out = commands.addDirectives(file);
       if (log.debug()) log.debug("compiler directive for the transformer: " + String.valueOf(out).strip());
       return true;
     } catch (Exception | LinkageError e) {

@@ -42,6 +42,8 @@ public final class LoopLiftAgent {
   /** This build's version (from the jar manifest), part of the key of cached device binaries. */
   static final String VERSION = versionOf();
   private static LoopLiftAgent current; // guarded by LoopLiftAgent.class
+  /** How often the agent looks for a platform MBean server to register its MBean in. */
+  private static final long MBEAN_SERVER_POLL_MILLIS = 1000;
   /**
    * Writes the measured selection's records, so that no program thread waits on the disk; drained at exit so
    * that the next run finds what this one measured.
@@ -88,7 +90,7 @@ public final class LoopLiftAgent {
     String action = parsed.remove("action");
     if (action == null || action.equals("attach")) {
       if (current == null) {
-        current = create(parsed, inst, attached);
+        current = create(parsed, inst);
         current.activate(attached);
       } else if (!current.active) {
         if (!parsed.isEmpty()) current.log.warn("attached again; the options of the first start stay in effect");
@@ -119,7 +121,7 @@ public final class LoopLiftAgent {
     }
   }
 
-  private static LoopLiftAgent create(Map<String, String> args, Instrumentation inst, boolean attached) {
+  private static LoopLiftAgent create(Map<String, String> args, Instrumentation inst) {
     List<ExecutorProvider> providers = ExecutorProvider.load(LoopLiftAgent.class.getClassLoader());
     LoopLiftConfig config = LoopLiftConfig.load(args, providers.stream().map(ExecutorProvider::name).toList(),
         System.err::println);
@@ -164,7 +166,7 @@ public final class LoopLiftAgent {
     LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, memo, inst);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     boolean directed = CompilerDirective.addNow(inst, log);
-    registerMBean(profiler, attached, directed, log);
+    registerMBean(profiler, directed, log);
     return agent;
   }
 
@@ -237,20 +239,18 @@ public final class LoopLiftAgent {
   }
 
   /**
-   * Registers the profiler's MBean, and adds the {@link CompilerDirective} through the MBean server unless
-   * it is {@code directed} already. Attached, the program is running and it can happen now; from premain
-   * it waits a moment on a daemon thread, because starting the MBean server initializes
-   * {@code java.util.logging} and a program that installs its own LogManager in main must get there first.
+   * Registers the profiler's MBean once the platform MBean server runs, and then adds the
+   * {@link CompilerDirective} through it unless it is {@code directed} already. The agent never starts the
+   * server itself: that initializes {@code java.util.logging} (which a program may want to configure first)
+   * and leaves a megabyte of the platform's MBeans in the heap, which every young collection of a program
+   * that allocates large arrays copies again until they are old. The program, {@code -Dcom.sun.management.*}
+   * or a JMX client attaching (jconsole, JMC) starts it; a daemon thread looks for it every second.
    */
-  private static void registerMBean(Profiler profiler, boolean attached, boolean directed, Log log) {
-    if (attached) {
-      profiler.registerMBean();
-      if (!directed) CompilerDirective.addThroughMBeanServer(log);
-      return;
-    }
+  private static void registerMBean(Profiler profiler, boolean directed, Log log) {
+    if (ModuleLayer.boot().findModule("java.management").isEmpty()) return;
     Thread t = new Thread(() -> {
       try {
-        Thread.sleep(1000);
+        while (!Profiler.platformMBeanServerStarted()) Thread.sleep(MBEAN_SERVER_POLL_MILLIS);
         profiler.registerMBean();
         if (!directed) CompilerDirective.addThroughMBeanServer(log);
       } catch (InterruptedException e) {

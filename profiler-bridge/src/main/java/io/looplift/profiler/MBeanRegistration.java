@@ -3,6 +3,7 @@ package io.looplift.profiler;
 import java.lang.management.ManagementFactory;
 import javax.management.JMException;
 import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
 
@@ -12,6 +13,22 @@ import javax.management.StandardMBean;
  */
 final class MBeanRegistration {
   private MBeanRegistration() {}
+
+  /**
+   * Whether the platform MBean server runs: a server made through {@link MBeanServerFactory} (as the
+   * platform's is) that holds the platform's runtime bean. Looking starts nothing.
+   */
+  static boolean platformServerStarted() {
+    try {
+      ObjectName runtime = new ObjectName(ManagementFactory.RUNTIME_MXBEAN_NAME);
+      for (MBeanServer server : MBeanServerFactory.findMBeanServer(null)) {
+        if (server.isRegistered(runtime)) return true;
+      }
+      return false;
+    } catch (JMException | RuntimeException e) {
+      return false;
+    }
+  }
 
   /**
    * Registers {@code view} as {@link Profiler#MBEAN_NAME}, replacing a bean another profiler registered there;

@@ -525,9 +525,10 @@ public final class Profiler {
    * replacing a bean another profiler registered there (a re-attached agent's profiler is the live one).
    * Idempotent and never throws; returns whether this profiler's bean is registered.
    *
-   * <p>It starts the platform MBean server, which initializes {@code java.util.logging}: an agent should
-   * call it once the application is running, not in {@code premain}, or an application that installs its
-   * own {@code LogManager} will find the default one already in place. In a runtime without
+   * <p>It starts the platform MBean server, which initializes {@code java.util.logging} and fills the heap with
+   * the platform's introspected MBeans: an agent should call it once something else has started the server
+   * ({@link #platformMBeanServerStarted}), never in {@code premain}, or an application that installs its own
+   * {@code LogManager} will find the default one already in place. In a runtime without
    * {@code java.management} there is no MBean, and nothing is said.
    */
   public synchronized boolean registerMBean() {
@@ -537,6 +538,18 @@ public final class Profiler {
       mbeanRegistered = false;
     }
     return mbeanRegistered;
+  }
+
+  /**
+   * Whether the platform MBean server has been started, by the program, a JMX agent or a JMX client's attach;
+   * false in a runtime without {@code java.management}. Asking starts nothing.
+   */
+  public static boolean platformMBeanServerStarted() {
+    try {
+      return MBeanRegistration.platformServerStarted();
+    } catch (LinkageError e) { // NoClassDefFoundError: a runtime image made without java.management
+      return false;
+    }
   }
 
   long offloadedRuns() {
