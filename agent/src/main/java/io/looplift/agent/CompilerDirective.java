@@ -19,7 +19,9 @@ import javax.management.ObjectName;
  * of its large methods (ASM's frame interpreters and class reader, the pre-scan, each recompiled after
  * deoptimizations as new classes take new paths through them) cost more compiler time than they save, on
  * the cores the program starts on. Only those packages: the runtime, the executors and the kernels they
- * generate keep C2.
+ * generate keep C2. Excluded methods can still be inlined, and the JDK's transformer dispatch
+ * ({@code sun.instrument.InstrumentationImpl.transform}), hot as every class loads, is compiled by C2: so C2
+ * may not inline LoopLift's code there either (it took 0.8 s of C2's time in a Spark job's start).
  *
  * <p>HotSpot takes a directive through its DiagnosticCommand MBean (jcmd's {@code Compiler.directives_add}).
  * Reached through the platform MBean server, that would start the server, which initializes
@@ -34,7 +36,8 @@ import javax.management.ObjectName;
 final class CompilerDirective {
   /** HotSpot's compiler directives format. */
   static final String C1_ONLY = "[{match: [\"io/looplift/analyzer/*.*\", \"io/looplift/shaded/asm/*.*\","
-      + " \"io/looplift/agent/LoopTransformer.*\"], c2: {Exclude: true}}]";
+      + " \"io/looplift/agent/LoopTransformer.*\"], c2: {Exclude: true}},"
+      + " {match: \"sun/instrument/*.*\", c2: {inline: \"-io/looplift/*.*\"}}]";
   private static final String IMPLEMENTATION = "com.sun.management.internal.DiagnosticCommandImpl";
   /** The class whose initialization loads the native library behind {@link #IMPLEMENTATION}. */
   private static final String LIBRARY_LOADER = "com.sun.management.internal.PlatformMBeanProviderImpl";

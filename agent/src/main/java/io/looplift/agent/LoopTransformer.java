@@ -47,8 +47,13 @@ final class LoopTransformer implements ClassFileTransformer {
     this.log = log;
   }
 
+  /**
+   * The variant the JVM calls, overridden rather than the one without the module: the interface's default
+   * method that forwards to that one would be compiled by C2, which would inline this code there (see
+   * {@link CompilerDirective}).
+   */
   @Override
-  public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+  public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
       ProtectionDomain protectionDomain, byte[] classfileBuffer) {
     try {
       if (classfileBuffer == null || !ours(loader, className)) return null;

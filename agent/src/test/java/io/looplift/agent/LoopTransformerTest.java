@@ -75,17 +75,17 @@ class LoopTransformerTest {
   @Test
   void aClassThatCannotBeRewrittenLoadsUnchanged() {
     LoopTransformer t = transformer("");
-    assertNull(t.transform(app, "com/acme/Broken", null, null, new byte[] {1, 2, 3}));
-    assertNull(t.transform(app, "com/acme/Empty", null, null, null));
+    assertNull(t.transform(app.getUnnamedModule(), app, "com/acme/Broken", null, null, new byte[] {1, 2, 3}));
+    assertNull(t.transform(app.getUnnamedModule(), app, "com/acme/Empty", null, null, null));
     assertFalse(t.rewrote("com/acme/Broken"));
   }
 
   @Test
   void theReportCountsTheClassesExaminedAndTheirTime() throws Exception {
     LoopTransformer t = transformer("");
-    assertNull(t.transform(null, "com/acme/Boot", null, null, bytesOf(Doubler.class)), "bootstrap classes are not examined");
-    assertNull(t.transform(app, "com/acme/NoLoop", null, null, bytesOf(LoopTransformerTest.class)));
-    assertNotNull(t.transform(app, "com/acme/Doubler", null, null, bytesOf(Doubler.class)));
+    assertNull(t.transform(Object.class.getModule(), null, "com/acme/Boot", null, null, bytesOf(Doubler.class)), "bootstrap classes are not examined");
+    assertNull(t.transform(app.getUnnamedModule(), app, "com/acme/NoLoop", null, null, bytesOf(LoopTransformerTest.class)));
+    assertNotNull(t.transform(app.getUnnamedModule(), app, "com/acme/Doubler", null, null, bytesOf(Doubler.class)));
     assertTrue(t.rewrote("com/acme/Doubler"));
     Matcher m = Pattern.compile("\"transform\":\\{\"classes\":(\\d+),\"nanos\":(\\d+),").matcher(profiler.reportJson());
     assertTrue(m.find(), profiler.reportJson());
@@ -101,8 +101,8 @@ class LoopTransformerTest {
     profiler.beforeReport(deferred::runAll);
     LoopTransformer t = new LoopTransformer(config, new ClassRewriter(new RewriteOptions(0), registry, deferred),
         profiler, log);
-    assertNull(t.transform(app, "com/acme/Printer", null, null, bytesOf(Printer.class)));
-    assertNotNull(t.transform(app, "com/acme/Doubler", null, null, bytesOf(Doubler.class)));
+    assertNull(t.transform(app.getUnnamedModule(), app, "com/acme/Printer", null, null, bytesOf(Printer.class)));
+    assertNotNull(t.transform(app.getUnnamedModule(), app, "com/acme/Doubler", null, null, bytesOf(Doubler.class)));
     assertEquals(List.of("twice"), registry.methods(), "the printing loop waits for a report");
     String report = profiler.reportJson();
     assertEquals(List.of("twice", "show"), registry.methods());
