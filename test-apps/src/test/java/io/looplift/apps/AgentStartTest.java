@@ -11,11 +11,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the agent does as the JVM starts leaves a program's start as it was: a program that installs its own
- * {@code java.util.logging} manager in {@code main} still gets it, although the agent added its compiler
- * directive (which keeps its class-loading code from C2) in {@code premain}, before any class of the program
- * loaded; and the agent starts no MBean server, but registers its MBean in the platform's once something
- * else has started it.
+ * What the agent does as the JVM starts and as the pipeline opens leaves a program's start as it was: a
+ * program that installs its own {@code java.util.logging} manager in {@code main} still gets it, although the
+ * agent added its compiler directive (which keeps its class-loading code from C2) in {@code premain}, before
+ * any class of the program loaded, and so does one that installs it after its loops ran offloaded; and the
+ * agent starts no MBean server, but registers its MBean in the platform's once something else has started it.
  */
 class AgentStartTest {
   private static final String OWN_LOG_MANAGER = "io.looplift.apps.OwnLogManager";
@@ -37,23 +37,33 @@ class AgentStartTest {
   }
 
   @Test
+  void aProgramThatInstallsItsLogManagerAfterItsLoopsRanStillGetsIt() {
+    ForkedJvm.Result plain = run(OWN_LOG_MANAGER, List.of(), "late");
+    assertTrue(plain.stdout().startsWith(OWN_LOG_MANAGER + "$Manager"), plain::describe);
+    // min.length=0: the loops run through the pipeline, whose executors and caches open before the manager is set.
+    ForkedJvm.Result agent = run(OWN_LOG_MANAGER, List.of(ForkedJvm.agentArg("min.length=0,log=info")), "late");
+    assertEquals(plain.stdout(), agent.stdout(), agent::describe);
+    assertTrue(agent.stderr().contains("offloaded io.looplift.apps.OwnLogManager.total"), agent::describe);
+  }
+
+  @Test
   void theAgentStartsNoMBeanServer() {
-    ForkedJvm.Result plain = platformMBeans(List.of(), "look");
+    ForkedJvm.Result plain = run(PLATFORM_MBEANS, List.of(), "look");
     assertTrue(plain.stdout().endsWith("MBean servers running: 0\n"), plain::describe);
-    ForkedJvm.Result agent = platformMBeans(List.of(ForkedJvm.agentArg("")), "look");
+    ForkedJvm.Result agent = run(PLATFORM_MBEANS, List.of(ForkedJvm.agentArg("")), "look");
     assertEquals(plain.stdout(), agent.stdout(), agent::describe);
   }
 
   @Test
   void theMBeanIsRegisteredOnceTheProgramStartsThePlatformServer() {
-    ForkedJvm.Result agent = platformMBeans(List.of(ForkedJvm.agentArg("min.length=0")), "start", "20000");
+    ForkedJvm.Result agent = run(PLATFORM_MBEANS, List.of(ForkedJvm.agentArg("min.length=0")), "start", "20000");
     Matcher found = Pattern.compile("found io.looplift:type=LoopLift with LoopCount (\\d+)").matcher(agent.stderr());
     assertTrue(found.find(), agent::describe);
     assertTrue(Integer.parseInt(found.group(1)) >= 2, agent::describe); // main's two loops and total's
   }
 
-  private static ForkedJvm.Result platformMBeans(List<String> jvmOptions, String... args) {
-    try (ForkedJvm.Running r = ForkedJvm.start(List.of(), jvmOptions, PLATFORM_MBEANS, List.of(args), Map.of())) {
+  private static ForkedJvm.Result run(String mainClass, List<String> jvmOptions, String... args) {
+    try (ForkedJvm.Running r = ForkedJvm.start(List.of(), jvmOptions, mainClass, List.of(args), Map.of())) {
       return r.await(ForkedJvm.TIMEOUT_SECONDS);
     }
   }

@@ -1,8 +1,5 @@
 package io.looplift.tracecache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-
 /**
  * A bounded in-memory cache of values computed once per key, least recently used evicted first: what
  * executors keep their generated kernels in. Thread-safe; concurrent misses of one key compute it once,
@@ -22,12 +19,12 @@ public final class BoundedCache<K, V> {
     V load(K key) throws E;
   }
 
-  private final Cache<K, V> values;
+  private final LruMap<K, V> values;
 
   /** A cache holding at most {@code maximumSize} values. */
   public BoundedCache(long maximumSize) {
     if (maximumSize < 1) throw new IllegalArgumentException("maximumSize " + maximumSize);
-    values = Caffeine.newBuilder().maximumSize(maximumSize).executor(Runnable::run).build();
+    values = new LruMap<>(maximumSize, (key, value, evicted) -> {});
   }
 
   /**
@@ -54,11 +51,10 @@ public final class BoundedCache<K, V> {
 
   /** The number of values cached now. */
   public long size() {
-    values.cleanUp();
-    return values.estimatedSize();
+    return values.size();
   }
 
-  /** Carries a loader's checked exception through Caffeine's mapping function. */
+  /** Carries a loader's checked exception through the map's computation. */
   private static final class LoaderFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

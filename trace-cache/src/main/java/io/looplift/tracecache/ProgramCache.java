@@ -1,7 +1,5 @@
 package io.looplift.tracecache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -48,7 +46,7 @@ public final class ProgramCache<P> implements AutoCloseable {
    */
   public record Stats(long memoryHits, long diskHits, long compiles, long evictions) {}
 
-  private final Cache<ProgramKey, Entry<P>> programs;
+  private final LruMap<ProgramKey, Entry<P>> programs;
   private final DiskProgramStore disk;
   private final Consumer<P> release;
   private final LongAdder diskHits = new LongAdder();
@@ -65,14 +63,7 @@ public final class ProgramCache<P> implements AutoCloseable {
     if (maxPrograms < 1) throw new IllegalArgumentException("maxPrograms " + maxPrograms);
     this.disk = disk;
     this.release = release;
-    this.programs = Caffeine.newBuilder()
-        .maximumSize(maxPrograms)
-        .recordStats()
-        .executor(Runnable::run) // release on the evicting thread, not later in a pool
-        .<ProgramKey, Entry<P>>removalListener((key, entry, cause) -> {
-          if (entry != null) entry.release();
-        })
-        .build();
+    this.programs = new LruMap<>(maxPrograms, (key, entry, evicted) -> entry.release());
   }
 
   /**
@@ -125,20 +116,19 @@ public final class ProgramCache<P> implements AutoCloseable {
 
   /** Counters for the report. */
   public Stats stats() {
-    return new Stats(programs.stats().hitCount(), diskHits.sum(), compiles.sum(), programs.stats().evictionCount());
+    LruMap.Counts c = programs.counts();
+    return new Stats(c.hits(), diskHits.sum(), compiles.sum(), c.evictions());
   }
 
   /** The number of programs held in memory. */
   public long size() {
-    programs.cleanUp();
-    return programs.estimatedSize();
+    return programs.size();
   }
 
   /** Drops every program from memory (each is released once its leases close); the disk store stays. */
   @Override
   public void close() {
-    programs.invalidateAll();
-    programs.cleanUp();
+    programs.clear();
   }
 
   /** A live program with a reference count: one for the cache, one per open lease. */
@@ -165,7 +155,7 @@ public final class ProgramCache<P> implements AutoCloseable {
     }
   }
 
-  /** Carries a compiler's exception out of the cache's mapping function. */
+  /** Carries a compiler's exception out of the map's computation. */
   private static final class BuildFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

@@ -1,7 +1,5 @@
 package io.looplift.tracecache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -12,9 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  * caller runs that sequence's value and handles the remaining entries itself.
  *
  * <p>Two bounds: each bucket keeps at most {@code maxPerBucket} sequences, evicting the least recently
- * used; at most {@code maxBuckets} buckets are kept by Caffeine, whose W-TinyLFU policy evicts by
- * frequency as well as recency, so a bucket used often survives a burst of one-off sequences. Evictions
- * from both levels are counted, per sequence. Caffeine's maintenance runs on the calling thread.
+ * used; at most {@code maxBuckets} buckets are kept, the least recently used dropped first. Evictions
+ * from both levels are counted, per sequence.
  *
  * <p>Thread-safe.
  *
@@ -30,7 +27,7 @@ public final class TraceCache<V> {
    */
   public record Match<V>(V value, int entries) {}
 
-  private final Cache<TraceKey, TraceBucket<V>> buckets;
+  private final LruMap<TraceKey, TraceBucket<V>> buckets;
   private final int maxPerBucket;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -45,15 +42,11 @@ public final class TraceCache<V> {
     if (maxBuckets < 1) throw new IllegalArgumentException("maxBuckets " + maxBuckets);
     if (maxPerBucket < 1) throw new IllegalArgumentException("maxPerBucket " + maxPerBucket);
     this.maxPerBucket = maxPerBucket;
-    this.buckets = Caffeine.newBuilder()
-        .maximumSize(maxBuckets)
-        .executor(Runnable::run)
-        .<TraceKey, TraceBucket<V>>removalListener((first, bucket, cause) -> {
-          int dropped = bucket.retire();
-          size.add(-dropped);
-          if (cause.wasEvicted()) evictions.add(dropped);
-        })
-        .build();
+    this.buckets = new LruMap<>(maxBuckets, (first, bucket, evicted) -> {
+      int dropped = bucket.retire();
+      size.add(-dropped);
+      if (evicted) evictions.add(dropped);
+    });
   }
 
   /**
@@ -89,9 +82,8 @@ public final class TraceCache<V> {
     }
   }
 
-  /** Counters for the report, after any pending eviction has run. */
+  /** Counters for the report. */
   public CacheStats stats() {
-    buckets.cleanUp();
     return new CacheStats(hits.sum(), misses.sum(), evictions.sum(), size.sum());
   }
 }

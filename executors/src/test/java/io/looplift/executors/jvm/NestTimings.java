@@ -15,7 +15,7 @@ import java.util.Random;
  * each part brings. Each figure is the best of a few runs after warm-up runs (on a shared machine the best
  * run is the one least disturbed by other processes); every result is checked against the plain loop's bit
  * for bit. Run by hand, not by the build:
- * {@code java -cp <test and main classes, ASM, Caffeine> io.looplift.executors.jvm.NestTimings}.
+ * {@code java -cp <test and main classes, ASM> io.looplift.executors.jvm.NestTimings}.
  */
 public final class NestTimings {
   private static final int WARMUPS = 3;

@@ -56,8 +56,7 @@ record HostCommand(Path java, List<Path> classPath, String mainClass) {
   static HostCommand of(ClassLoader loader, String mainClass) throws IOException {
     Set<Path> roots = new LinkedHashSet<>();
     for (String anchor : List.of(mainClass, HostMain.class.getName(), LoopTemplate.class.getName(),
-        OpenClGenerator.class.getName(), ProgramCache.class.getName(),
-        com.github.benmanes.caffeine.cache.Caffeine.class.getName(), "org.jocl.CL")) {
+        OpenClGenerator.class.getName(), ProgramCache.class.getName(), "org.jocl.CL")) {
       roots.add(root(loader, anchor));
     }
     return new HostCommand(Path.of(System.getProperty("java.home"), "bin", "java"), List.copyOf(roots), mainClass);

@@ -1,0 +1,111 @@
+package io.looplift.tracecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class LruMapTest {
+  private final List<String> removals = new ArrayList<>();
+  private final LruMap<Integer, String> map = new LruMap<>(3, (k, v, evicted) -> removals.add(k + "=" + v + (evicted ? " evicted" : " removed")));
+
+  @Test
+  void theLeastRecentlyUsedEntryIsEvictedFirst() {
+    map.put(1, "a");
+    map.put(2, "b");
+    map.put(3, "c");
+    assertEquals("a", map.getIfPresent(1)); // 2 is now the least recently used
+    map.put(4, "d");
+    assertEquals(List.of("2=b evicted"), removals);
+    assertNull(map.getIfPresent(2));
+    assertEquals(3, map.size());
+    assertEquals(new LruMap.Counts(1, 1, 1), map.counts());
+  }
+
+  @Test
+  void replacedAndClearedEntriesAreToldAsRemovedNotEvicted() {
+    map.put(1, "a");
+    map.put(1, "b");
+    map.put(2, "c");
+    map.clear();
+    assertEquals(List.of("1=a removed", "1=b removed", "2=c removed"), removals);
+    assertEquals(0, map.size());
+    assertEquals(0, map.counts().evictions());
+  }
+
+  @Test
+  void threadsMissingOneKeyTogetherComputeItOnce() throws Exception {
+    AtomicInteger computations = new AtomicInteger();
+    CountDownLatch computing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      Future<String> first = pool.submit(() -> map.get(7, k -> {
+        computations.incrementAndGet();
+        computing.countDown();
+        await(release);
+        return "seven";
+      }));
+      assertEquals(true, computing.await(10, TimeUnit.SECONDS));
+      List<Future<String>> others = new ArrayList<>();
+      for (int t = 0; t < 3; t++) {
+        others.add(pool.submit(() -> map.get(7, k -> "computed again #" + computations.incrementAndGet())));
+      }
+      Thread.sleep(50); // let them reach the wait
+      release.countDown();
+      assertEquals("seven", first.get(10, TimeUnit.SECONDS));
+      for (Future<String> f : others) assertEquals("seven", f.get(10, TimeUnit.SECONDS));
+      assertEquals(1, computations.get());
+      assertEquals(new LruMap.Counts(3, 1, 0), map.counts());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aFailedComputationCachesNothingAndAWaiterComputesItself() throws Exception {
+    CountDownLatch computing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> failing = pool.submit(() -> map.get(5, k -> {
+        computing.countDown();
+        await(release);
+        throw new IllegalStateException("no value for " + k);
+      }));
+      assertEquals(true, computing.await(10, TimeUnit.SECONDS));
+      Future<String> waiter = pool.submit(() -> map.get(5, k -> "five"));
+      Thread.sleep(50);
+      release.countDown();
+      Exception e = assertThrows(Exception.class, () -> failing.get(10, TimeUnit.SECONDS));
+      assertEquals("no value for 5", e.getCause().getMessage());
+      assertEquals("five", waiter.get(10, TimeUnit.SECONDS));
+      assertEquals("five", map.getIfPresent(5));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aNullValueIsRefused() {
+    assertThrows(NullPointerException.class, () -> map.get(1, k -> null));
+    assertNull(map.getIfPresent(1));
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
