@@ -24,13 +24,16 @@ class MeasuredSelectionTest {
 
   private LoopReport run(Path cacheDir, String name, String... args) throws IOException {
     Path report = tmp.resolve(name + ".json");
+    // One after the other: a plain JVM beside the agent's would take the cores its parallel kernels were
+    // measured with, and five slow launches in a row have a persisted choice measured again (drift).
     ForkedJvm.Result plain;
-    ForkedJvm.Result agent;
-    try (ForkedJvm.Running p = ForkedJvm.start(List.of(), List.of(), PROGRAM, List.of(args), Map.of());
-        ForkedJvm.Running a = ForkedJvm.start(List.of(),
-            List.of(ForkedJvm.agentArg("log=info,report=" + report + ",cache.dir=" + cacheDir)), PROGRAM,
-            List.of(args), Map.of())) {
+    try (ForkedJvm.Running p = ForkedJvm.start(List.of(), List.of(), PROGRAM, List.of(args), Map.of())) {
       plain = p.await();
+    }
+    ForkedJvm.Result agent;
+    try (ForkedJvm.Running a = ForkedJvm.start(List.of(),
+        List.of(ForkedJvm.agentArg("log=info,report=" + report + ",cache.dir=" + cacheDir)), PROGRAM,
+        List.of(args), Map.of())) {
       agent = a.await();
     }
     assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
