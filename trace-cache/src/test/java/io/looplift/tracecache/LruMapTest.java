@@ -3,6 +3,7 @@ package io.looplift.tracecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class LruMapTest {
@@ -45,17 +47,13 @@ class LruMapTest {
   @Test
   void threadsMissingOneKeyTogetherComputeItOnce() throws Exception {
     AtomicInteger computations = new AtomicInteger();
-    CountDownLatch computing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
-      Future<String> first = pool.submit(() -> map.get(7, k -> {
+      Future<String> first = computingUntilReleased(pool, 7, release, k -> {
         computations.incrementAndGet();
-        computing.countDown();
-        await(release);
         return "seven";
-      }));
-      assertEquals(true, computing.await(10, TimeUnit.SECONDS));
+      });
       List<Future<String>> others = new ArrayList<>();
       for (int t = 0; t < 3; t++) {
         others.add(pool.submit(() -> map.get(7, k -> "computed again #" + computations.incrementAndGet())));
@@ -73,16 +71,12 @@ class LruMapTest {
 
   @Test
   void aFailedComputationCachesNothingAndAWaiterComputesItself() throws Exception {
-    CountDownLatch computing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      Future<String> failing = pool.submit(() -> map.get(5, k -> {
-        computing.countDown();
-        await(release);
+      Future<String> failing = computingUntilReleased(pool, 5, release, k -> {
         throw new IllegalStateException("no value for " + k);
-      }));
-      assertEquals(true, computing.await(10, TimeUnit.SECONDS));
+      });
       Future<String> waiter = pool.submit(() -> map.get(5, k -> "five"));
       Thread.sleep(50);
       release.countDown();
@@ -99,6 +93,22 @@ class LruMapTest {
   void aNullValueIsRefused() {
     assertThrows(NullPointerException.class, () -> map.get(1, k -> null));
     assertNull(map.getIfPresent(1));
+  }
+
+  /**
+   * Has a thread of {@code pool} miss {@code key} and compute it, by {@code compute} once {@code release}
+   * opens; returns once that computation has begun.
+   */
+  private Future<String> computingUntilReleased(ExecutorService pool, int key, CountDownLatch release,
+      Function<Integer, String> compute) throws InterruptedException {
+    CountDownLatch computing = new CountDownLatch(1);
+    Future<String> f = pool.submit(() -> map.get(key, k -> {
+      computing.countDown();
+      await(release);
+      return compute.apply(k);
+    }));
+    assertTrue(computing.await(10, TimeUnit.SECONDS));
+    return f;
   }
 
   private static void await(CountDownLatch latch) {
