@@ -41,8 +41,9 @@ final class CompilerDirective {
   private static final String IMPLEMENTATION = "com.sun.management.internal.DiagnosticCommandImpl";
   /** The class whose initialization loads the native library behind {@link #IMPLEMENTATION}. */
   private static final String LIBRARY_LOADER = "com.sun.management.internal.PlatformMBeanProviderImpl";
-  /** The command as the MBean names it, and as jcmd does. */
+  /** The command as the MBean names it, with the signature of its one parameter, and as jcmd does. */
   private static final String OPERATION = "compilerDirectivesAdd";
+  private static final String[] OPERATION_SIGNATURE = {String[].class.getName()};
   private static final String COMMAND = "Compiler.directives_add";
 
   private CompilerDirective() {}
@@ -78,16 +79,20 @@ final class CompilerDirective {
       execute.setAccessible(true);
       return file -> execute.invoke(bean, COMMAND + " \"" + file + "\""); // quoted: the folder may hold spaces
     } catch (NoSuchMethodException | RuntimeException e) {
-      return file -> bean.invoke(OPERATION, new Object[] {new String[] {file.toString()}},
-          new String[] {String[].class.getName()});
+      return file -> bean.invoke(OPERATION, operationParams(file), OPERATION_SIGNATURE);
     }
   }
 
   /** Adds the directive through the platform MBean server, which the caller knows is running. */
   static void addThroughMBeanServer(Log log) {
     add(file -> ManagementFactory.getPlatformMBeanServer().invoke(
-        new ObjectName("com.sun.management:type=DiagnosticCommand"), OPERATION,
-        new Object[] {new String[] {file.toString()}}, new String[] {String[].class.getName()}), log);
+        new ObjectName("com.sun.management:type=DiagnosticCommand"), OPERATION, operationParams(file),
+        OPERATION_SIGNATURE), log);
+  }
+
+  /** The MBean operation's arguments: the command line's one argument, the file. */
+  private static Object[] operationParams(Path file) {
+    return new Object[] {new String[] {file.toString()}};
   }
 
   /** The DiagnosticCommand MBean, however it is reached: adds the directives in a file. */
