@@ -1,7 +1,5 @@
 package io.looplift.runtime;
 
-import java.lang.reflect.Array;
-
 /**
  * One array access of a template compiled for its bounds check: a load or store of argument {@link #array}
  * at an affine index, in a row at an affine row index when the argument is an array of arrays, or the length
@@ -60,15 +58,12 @@ final class ArrayAccess {
       Object[] rows = (Object[]) arrays[array];
       if (rlo < 0 || rhi >= rows.length) return "row index out of bounds on array " + array;
       s.rows.widen(array, rlo, rhi);
-      if (index == null) return rowsPresent(rows, (int) rlo, (int) rhi);
+      String failed = s.rowLengths.walk(rows, array, (int) rlo, (int) rhi);
+      if (failed != null || index == null) return failed;
       long lo = index.min(slots, s.lo, s.hi);
       long hi = index.max(slots, s.lo, s.hi);
       if (lo < 0) return "index out of bounds on array " + array;
-      for (int r = (int) rlo; r <= rhi; r++) {
-        Object x = rows[r];
-        if (x == null) return nullRow(r);
-        if (hi >= Array.getLength(x)) return "index out of bounds on row " + r + " of array " + array;
-      }
+      if (hi >= s.rowLengths.min) return shortRow(rows, (int) rlo, hi);
       if (store) {
         s.writtenRows.widen(array, rlo, rhi);
         s.written.widen(array, lo, hi);
@@ -104,14 +99,10 @@ final class ArrayAccess {
     return null;
   }
 
-  private String rowsPresent(Object[] rows, int from, int to) {
-    for (int r = from; r <= to; r++) {
-      if (rows[r] == null) return nullRow(r);
-    }
-    return null;
-  }
-
-  private String nullRow(int r) {
-    return "row " + r + " of array " + array + " is null";
+  /** Why a launch that indexes {@code hi} in rows from {@code from} on, one of them shorter, cannot be offloaded. */
+  private String shortRow(Object[] rows, int from, long hi) {
+    int r = from;
+    while (hi < RowLengths.length(rows[r])) r++;
+    return "index out of bounds on row " + r + " of array " + array;
   }
 }

@@ -12,11 +12,14 @@ import java.util.stream.Stream;
  *
  * <p>Where the space is not a box (an inner loop's bounds depend on an enclosing variable: triangles,
  * trapezoids, {@code j < m[i].length}), or the columns of the rows the outermost variable chooses depend on it
- * too ({@code m[i][i]}), the outermost loop's values are <em>enumerated</em>: each pass fixes one value, which
- * makes two-level triangles and per-row lengths exact, an inner loop that runs no iteration for that value
- * contributes nothing, and deeper levels are intervals (a superset, never unsafe). Accesses whose row an inner
- * loop chooses ({@link ArrayAccess#wide}) are then checked once, over the box of the variables' ranges those
- * passes gathered, so that their rows are not walked once per value. Immutable.
+ * too ({@code m[i][i]}), one pass first checks the box around the space, a superset: where that passes, so
+ * does the space (rectangular rows bounded by their lengths, triangles inside their arrays). Only where it
+ * fails are the outermost loop's values <em>enumerated</em>, at the cost of a walk of the rows per value: each
+ * pass fixes one value, which makes two-level triangles and per-row lengths exact, an inner loop that runs no
+ * iteration for that value contributes nothing, and deeper levels are intervals (a superset, never unsafe).
+ * Accesses whose row an inner loop chooses ({@link ArrayAccess#wide}) are then checked once, over the box of the
+ * variables' ranges those passes gathered, so that their rows are not walked once per value. (Enumerating a
+ * 16,384-row dot product's rows took a quarter of its offloaded time.) Immutable.
  */
 final class BoundsCheck {
   private final InnerLoop[] loops;
@@ -41,24 +44,21 @@ final class BoundsCheck {
   /**
    * Checks a launch of {@code trips >= 1} iterations from {@code start} by {@code step}, with the invariants
    * in {@code slots}. Leaves in {@code s.lo}, {@code s.hi} the range of each variable over the space (exact
-   * where enumerated) and, for a template with rows, in {@code s}'s argument ranges what was accessed and
-   * written.
+   * where enumerated, the box's where that passed) and, for a template with rows, in {@code s}'s argument
+   * ranges what was accessed and written.
    *
    * @return null, or why the launch cannot be offloaded
    */
   String check(Object[] arrays, long[] slots, int start, int step, long trips, GuardScratch s) {
     long first = start;
     long last = start + (trips - 1) * step;
-    if (rows) {
-      s.rows.reset(arrays.length);
-      s.writtenRows.reset(arrays.length);
-      s.written.reset(arrays.length);
-    }
-    if (!enumerates) {
-      s.lo[0] = Math.min(first, last);
-      s.hi[0] = Math.max(first, last);
-      return pass(all, arrays, slots, s);
-    }
+    s.rowLengths.forget();
+    resetRanges(arrays, s);
+    s.lo[0] = Math.min(first, last);
+    s.hi[0] = Math.max(first, last);
+    String overBox = pass(all, arrays, slots, s);
+    if (!enumerates || overBox == null) return overBox;
+    resetRanges(arrays, s);
     int vars = loops.length + 1;
     s.vars.reset(vars);
     long i = first;
@@ -82,9 +82,17 @@ final class BoundsCheck {
     return null;
   }
 
+  private void resetRanges(Object[] arrays, GuardScratch s) {
+    if (rows) {
+      s.rows.reset(arrays.length);
+      s.writtenRows.reset(arrays.length);
+      s.written.reset(arrays.length);
+    }
+  }
+
   private String pass(ArrayAccess[] list, Object[] arrays, long[] slots, GuardScratch s) {
     for (InnerLoop l : loops) {
-      String failed = l.range(arrays, slots, s.lo, s.hi);
+      String failed = l.range(arrays, slots, s);
       if (failed != null) return failed;
     }
     for (ArrayAccess a : list) {

@@ -48,6 +48,8 @@ final class GuardScratch {
   final Ranges rows = new Ranges();
   final Ranges writtenRows = new Ranges();
   final Ranges written = new Ranges();
+  /** The rows of an array of arrays walked last in this check. */
+  final RowLengths rowLengths = new RowLengths();
   /** By variable, for the disjointness test of one written array. */
   long[] weight = new long[0];
   long[] span = new long[0];

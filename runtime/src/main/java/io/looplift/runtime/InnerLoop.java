@@ -2,7 +2,6 @@ package io.looplift.runtime;
 
 import io.looplift.ir.Cond;
 import io.looplift.ir.LoopShape;
-import java.lang.reflect.Array;
 
 /**
  * One inner loop of a nest compiled for its guard: its variable's number, the number of the enclosing loop's
@@ -48,13 +47,15 @@ final class InnerLoop {
   }
 
   /**
-   * Sets {@code lo[var] .. hi[var]} to the values the variable takes while the enclosing variables lie in
+   * Sets {@code s.lo[var] .. s.hi[var]} to the values the variable takes while the enclosing variables lie in
    * their ranges ({@code lo > hi} when the loop runs no iteration, or is never reached), and checks that every
    * such run of the loop ends as a counted loop does ({@link LoopShape#trips}).
    *
    * @return null, or why the launch cannot be offloaded
    */
-  String range(Object[] arrays, long[] slots, long[] lo, long[] hi) {
+  String range(Object[] arrays, long[] slots, GuardScratch s) {
+    long[] lo = s.lo;
+    long[] hi = s.hi;
     if (lo[parent] > hi[parent]) return empty(lo, hi);
     long slo;
     long shi;
@@ -71,15 +72,10 @@ final class InnerLoop {
         long rhi = lengthRow.max(slots, lo, hi);
         Object[] rows = (Object[]) arrays[lengthArray];
         if (rlo < 0 || rhi >= rows.length) return "row index out of bounds on array " + lengthArray;
-        llo = Integer.MAX_VALUE;
-        lhi = 0;
-        for (int r = (int) rlo; r <= rhi; r++) {
-          Object row = rows[r];
-          if (row == null) return "row " + r + " of array " + lengthArray + " is null";
-          int n = Array.getLength(row);
-          llo = Math.min(llo, n);
-          lhi = Math.max(lhi, n);
-        }
+        String failed = s.rowLengths.walk(rows, lengthArray, (int) rlo, (int) rhi);
+        if (failed != null) return failed;
+        llo = s.rowLengths.min;
+        lhi = s.rowLengths.max;
       }
     } catch (ArithmeticException e) {
       return overflows();

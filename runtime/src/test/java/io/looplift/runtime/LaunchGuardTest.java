@@ -228,6 +228,29 @@ class LaunchGuardTest {
     rejected(check(t, new Object[] {new float[2][2]}, new long[0], 0, 1), "array 0 is a float[][], not a double[][]");
   }
 
+  /**
+   * {@code for i: for (j = 0; j < m[i].length; j++) w[i][j] = m[i][j] + x[j]}: one walk of m's rows serves its
+   * loop bound and its loads, and w's rows, the same range of another array, are walked on their own.
+   */
+  @Test
+  void rowsOfTwoArraysOverTheSameRangeAreEachChecked() {
+    Loop row = loop(1, c(0), Cond.LT, new Length(1, I), true, store(0, I, J, add(load(1, I, J), load(2, J))));
+    LoopTemplate t = nest(3, 0, List.of(0, 1), false, row);
+    double[][] w = new double[6][5];
+    double[][] m = new double[6][5];
+    double[] x = new double[5];
+    accepted(check(t, new Object[] {w, m, x}, new long[0], 0, 6));
+    w[4] = new double[4];
+    rejected(check(t, new Object[] {w, m, x}, new long[0], 0, 6), "index out of bounds on row 4 of array 0");
+    m[4] = new double[4];
+    accepted(check(t, new Object[] {w, m, x}, new long[0], 0, 6)); // row 4 runs to its own length
+    w[2] = null;
+    rejected(check(t, new Object[] {w, m, x}, new long[0], 0, 6), "row 2 of array 0 is null");
+    w[2] = new double[5];
+    rejected(check(t, new Object[] {w, m, new double[4]}, new long[0], 0, 6), "index out of bounds on array 2");
+    accepted(check(t, new Object[] {w, m, new double[4]}, new long[0], 4, 1)); // row 4 alone reads x[0..3]
+  }
+
   @Test
   void twoWrittenRowsThatAreOneArrayAreRejected() {
     LoopTemplate t = rowIncrement();

@@ -9,8 +9,9 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Prints (does not assert) how long three nests take as plain Java loops and through the jvm executor: a
- * 512x512 double matrix product, a 31-tap convolution over 16M floats and an n-body step over 4096 bodies.
+ * Prints (does not assert) how long four nests take as plain Java loops and through the jvm executor: a
+ * 512x512 double matrix product, a 31-tap convolution over 16M floats, an n-body step over 4096 bodies and
+ * the dot products of 16,384 rows of 512 doubles with one vector.
  * The executor runs on every processor with the jam, and on one thread with and without it, to show what
  * each part brings. Each figure is the best of a few runs after warm-up runs (on a shared machine the best
  * run is the one least disturbed by other processes); every result is checked against the plain loop's bit
@@ -92,6 +93,18 @@ public final class NestTimings {
         () -> nbodyRun(oneJammed, nb, nbParams, vx, vy, bodies),
         () -> nbodyRun(onePlain, nb, nbParams, vx, vy, bodies));
 
+    double[][] rows = new double[16384][512];
+    double[] q = new double[512];
+    for (double[] row : rows) for (int k = 0; k < row.length; k++) row[k] = rnd.nextGaussian();
+    for (int k = 0; k < q.length; k++) q[k] = rnd.nextGaussian();
+    double[] javaDots = new double[rows.length];
+    double[] dots = new double[rows.length];
+    Object[] rd = {rows, q, dots};
+    compare("row dots 16K x 512", () -> rowDots(rows, q, javaDots), javaDots, dots,
+        () -> launch(all, Nests.rowDots(), rd, new long[0], rows.length),
+        () -> launch(oneJammed, Nests.rowDots(), rd, new long[0], rows.length),
+        () -> launch(onePlain, Nests.rowDots(), rd, new long[0], rows.length));
+
     System.out.printf("load average %.1f%n", load());
     all.close();
     oneJammed.close();
@@ -157,6 +170,14 @@ public final class NestTimings {
       float s = 0;
       for (int k = 0; k < taps; k++) s += x[i + k] * w[k];
       y[i] = s;
+    }
+  }
+
+  private static void rowDots(double[][] rows, double[] q, double[] dots) {
+    for (int i = 0; i < rows.length; i++) {
+      double s = 0;
+      for (int k = 0; k < rows[i].length; k++) s += rows[i][k] * q[k];
+      dots[i] = s;
     }
   }
 
