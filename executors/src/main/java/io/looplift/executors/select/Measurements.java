@@ -85,6 +85,11 @@ final class Measurements {
     final Map<Integer, List<Point>> samples = new TreeMap<>();
     final Map<Integer, Integer> outstanding = new TreeMap<>();
     /**
+     * Per size class being measured: the runs handed out, those set aside (cold, disturbed) included, by which
+     * the candidates take turns.
+     */
+    final Map<Integer, Integer> turns = new TreeMap<>();
+    /**
      * Per size class measured in this JVM: the runs its point came from, then its re-checks, oldest first; for
      * a point read from the store, the point itself then its re-checks.
      */
@@ -237,7 +242,10 @@ final class Measurements {
   /**
    * The candidate of {@code live} the next measuring run at {@code sizeClass} goes to, counted as handed out;
    * null when none needs one. Candidates take turns: the one with the fewest runs there so far, so that
-   * warm-up and interference spread over all of them; on a tie the fastest so far (one not yet run before any
+   * warm-up and interference spread over all of them. Runs set aside count as turns: while the original loop
+   * warms up, an offload's first runs (its code generated, then compiled by the JIT) go between its runs
+   * instead of after them all. (A 16,384-row dot product's bytecode was set aside for its first nine runs, and
+   * a program of fifteen launches ran its last on the pool still cold); on a tie the fastest so far (one not yet run before any
    * that ran, else the first in {@code live}), so that a program that ends while its kernel is still being
    * measured ran its last launches on the best candidate known. (On an H100, a 1024 x 1024 matrix product
    * run five times took 120 ms at best when its fifth run went to the thread pool, its first GPU run having
@@ -256,17 +264,20 @@ final class Measurements {
       int n = d.sampled(sizeClass);
       // Past its samples, a candidate warming up (see sample) runs one more at a time.
       boolean wanted = n < samples || n < samples * WARMING_FACTOR && !d.outstanding.containsKey(sizeClass);
-      if (!wanted || n > fewest) continue;
+      int turns = d.turns.getOrDefault(sizeClass, 0);
+      if (!wanted || turns > fewest) continue;
       Point fastest = fastestSample(c, sizeClass);
       double speed = fastest == null ? 0 : perWork(fastest);
-      if (n < fewest || speed < nextSpeed) {
+      if (turns < fewest || speed < nextSpeed) {
         next = c;
-        fewest = n;
+        fewest = turns;
         nextSpeed = speed;
       }
     }
     if (next != null) {
-      candidates.get(next).outstanding.merge(sizeClass, 1, Integer::sum);
+      Data d = candidates.get(next);
+      d.outstanding.merge(sizeClass, 1, Integer::sum);
+      d.turns.merge(sizeClass, 1, Integer::sum);
       issued++;
     }
     return next;
@@ -290,6 +301,7 @@ final class Measurements {
 
   /** Makes {@code point}, taken from the candidate's runs at {@code sizeClass}, its point there, ending those runs. */
   private void complete(Data d, int sizeClass, Point point) {
+    d.turns.remove(sizeClass);
     d.recent.put(sizeClass, d.samples.remove(sizeClass));
     d.points.put(sizeClass, point);
     lastClass = sizeClass;
@@ -447,10 +459,12 @@ final class Measurements {
 
   /**
    * Forgets a measuring run of {@code candidate} at {@code sizeClass} that was handed out but will not report,
-   * so that another launch runs it; it still counts against the budget.
+   * so that another launch runs it, its turn again; it still counts against the budget.
    */
   void abandon(String candidate, int sizeClass) {
-    release(candidates.get(candidate), sizeClass);
+    Data d = candidates.get(candidate);
+    release(d, sizeClass);
+    d.turns.computeIfPresent(sizeClass, (k, n) -> n > 1 ? n - 1 : null);
   }
 
   private static void release(Data d, int sizeClass) {
@@ -464,6 +478,7 @@ final class Measurements {
     d.dropped = reason;
     d.samples.clear();
     d.outstanding.clear();
+    d.turns.clear();
     version++;
   }
 
@@ -477,6 +492,7 @@ final class Measurements {
     for (Data d : candidates.values()) {
       d.points.remove(sizeClass);
       d.recent.remove(sizeClass);
+      d.turns.remove(sizeClass);
     }
     remeasure.add(sizeClass);
     version++;
