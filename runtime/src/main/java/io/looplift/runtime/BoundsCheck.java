@@ -50,9 +50,16 @@ final class BoundsCheck {
    * @return null, or why the launch cannot be offloaded
    */
   String check(Object[] arrays, long[] slots, int start, int step, long trips, GuardScratch s) {
+    try {
+      return checkSpace(arrays, slots, start, step, trips, s);
+    } finally {
+      s.rowLengths.forget(); // holds the program's array of arrays otherwise, in a thread-local scratch
+    }
+  }
+
+  private String checkSpace(Object[] arrays, long[] slots, int start, int step, long trips, GuardScratch s) {
     long first = start;
     long last = start + (trips - 1) * step;
-    s.rowLengths.forget();
     resetRanges(arrays, s);
     s.lo[0] = Math.min(first, last);
     s.hi[0] = Math.max(first, last);

@@ -5,7 +5,8 @@ package io.looplift.runtime;
  * check: an inner loop bounded by {@code m[i].length}, the length read for it and the accesses {@code m[i][j]}
  * cover the same rows, and each walk of a large matrix touches a cache line (often a page) per row. The rows'
  * lengths are read by a type test per element type, not by reflection, which is a native call per row outside
- * C2's code. Forgotten at the start of every check: rows may change between launches. Not thread-safe.
+ * C2's code. Forgotten at the end of every check: rows may change before the next launch, and the array of
+ * arrays must not stay reachable from a thread's scratch. Not thread-safe.
  */
 final class RowLengths {
   private Object[] rows;

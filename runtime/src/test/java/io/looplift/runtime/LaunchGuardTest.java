@@ -24,6 +24,7 @@ import io.looplift.ir.Param;
 import io.looplift.ir.Stmt;
 import io.looplift.ir.Store;
 import io.looplift.ir.Type;
+import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -249,6 +250,23 @@ class LaunchGuardTest {
     w[2] = new double[5];
     rejected(check(t, new Object[] {w, m, new double[4]}, new long[0], 0, 6), "index out of bounds on array 2");
     accepted(check(t, new Object[] {w, m, new double[4]}, new long[0], 4, 1)); // row 4 alone reads x[0..3]
+  }
+
+  /** The scratch a thread keeps between launches holds no array of arrays a check walked. */
+  @Test
+  void aCheckedArrayOfArraysStaysCollectable() throws InterruptedException {
+    WeakReference<double[][]> rows = checkedRows();
+    for (int k = 0; k < 20 && rows.get() != null; k++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertTrue(rows.get() == null, "the guard's scratch keeps the checked rows reachable");
+  }
+
+  private WeakReference<double[][]> checkedRows() {
+    double[][] m = new double[64][1024];
+    accepted(check(rowIncrement(), new Object[] {m}, new long[0], 0, m.length));
+    return new WeakReference<>(m);
   }
 
   @Test
