@@ -46,10 +46,11 @@ class ReportTest {
     for (int i = 0; i < 9; i++) {
       Choice c = k.choose(n, 1, 0).orElseThrow();
       if (c.candidate().equals("opencl:0")) {
-        k.record(c, 300_000, 250_000);
+        k.record(c, 300_000, 250_000, -1);
       } else {
-        sim.now += c.candidate().equals("jvm") ? 20_000 + n / 5 : n;
-        k.record(c);
+        long took = c.candidate().equals("jvm") ? 20_000 + n / 5 : n;
+        sim.now += took;
+        k.record(c, took, 0, took);
       }
     }
     SelectionReport r = k.report();
