@@ -195,8 +195,7 @@ public final class LoopLiftAgent {
     Selector.Builder b = Selector.builder(VERSION + " on " + System.getProperty("java.vm.version"),
         Runtime.getRuntime().availableProcessors());
     if (!config.executor().equals(ExecutorChain.AUTO)) return b.forced("executor=" + config.executor()).build();
-    return b.compiling(ManagementClocks.compilation()).threadCpu(ManagementClocks.threadCpu())
-        .store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
+    return b.compiling(CompilationTime.supplier()).store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
       try {
         SELECTION_WRITER.execute(task);
       } catch (RejectedExecutionException e) {

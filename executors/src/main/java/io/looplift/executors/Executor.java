@@ -30,15 +30,6 @@ public interface Executor extends AutoCloseable {
     return null;
   }
 
-  /**
-   * True when the thread that calls {@link #execute} does the launch's work (or a share of it) itself, so that
-   * the processor time it gets meanwhile tells whether it had its processor; false (the default) when it
-   * waits for a device.
-   */
-  default boolean computesOnCallingThread() {
-    return false;
-  }
-
   /** Frees threads and device resources; launches after this fail. */
   @Override
   void close();

@@ -142,9 +142,6 @@ final class KernelRunner {
     if (sessions != null) commit(sessions, session);
     LaunchCopy before = verifier == null ? null : verifier.copy(launch, kernel, x);
     long[] accumulators = session == null ? null : launch.accumulators().clone();
-    // Only a measuring run's thread time is read: the selection sets such a run aside when its thread waited.
-    long cpu0 = decision != null && choice.measuring() && x.computesOnCallingThread()
-        ? decision.selection().threadCpuNanos() : -1;
     long t0 = clock.getAsLong();
     boolean completed = true;
     try {
@@ -157,7 +154,6 @@ final class KernelRunner {
       return e.getMessage();
     }
     long nanos = clock.getAsLong() - t0;
-    long cpu = cpu0 < 0 ? -1 : decision.selection().threadCpuNanos() - cpu0;
     if (session != null) {
       sessions.ran(session, new FlushSessions.Uncommitted(x, launch, accumulators, kernel, loops, completed ? -1 : nanos));
     } else if (sessions != null) {
@@ -171,7 +167,7 @@ final class KernelRunner {
     if (decision == null) return null;
     learning(kernel, () -> {
       if (right) {
-        decision.selection().record(choice, Math.max(0, nanos - launch.setupNanos()), launch.transferNanos(), cpu);
+        decision.selection().record(choice, Math.max(0, nanos - launch.setupNanos()), launch.transferNanos());
       } else {
         // The launch is complete with the reference's results; what the selection would run next is not needed.
         decision.selection().failed(choice, "differed from the reference executor")

@@ -14,8 +14,7 @@ final class OriginalTimings {
   /** More open timings than this are abandoned from the outermost: the loops that left them threw. */
   private static final int MAX_OPEN = 16;
 
-  /** A run under way: its site, choice, start and its thread's processor time then (-1: unknown). */
-  private record Timing(int siteId, Selections.Decision decision, long start, long startCpu) {}
+  private record Timing(int siteId, Selections.Decision decision, long start) {}
 
   private final List<Timing> open = new ArrayList<>();
 
@@ -24,7 +23,7 @@ final class OriginalTimings {
     int earlier = find(siteId);
     if (earlier >= 0) abandonFrom(earlier);
     if (open.size() == MAX_OPEN) abandon(open.remove(0));
-    open.add(new Timing(siteId, decision, now, decision.selection().threadCpuNanos()));
+    open.add(new Timing(siteId, decision, now));
   }
 
   /** Records the run of {@code siteId} that ended at {@code now}; ignored when none is open. */
@@ -33,8 +32,7 @@ final class OriginalTimings {
     if (at < 0) return;
     Timing t = open.remove(at);
     abandonFrom(at);
-    long cpu = t.startCpu() < 0 ? -1 : t.decision().selection().threadCpuNanos() - t.startCpu();
-    t.decision().selection().record(t.decision().choice(), now - t.start(), 0, cpu);
+    t.decision().selection().record(t.decision().choice(), now - t.start(), 0);
   }
 
   private int find(int siteId) {

@@ -132,10 +132,6 @@ public final class JvmExecutor implements Executor {
   @Override
   public boolean supports(LoopTemplate template, ExecutionOptions options) { return true; }
 
-  /** The calling thread runs chunks of every launch beside the pool's threads. */
-  @Override
-  public boolean computesOnCallingThread() { return true; }
-
   /**
    * Runs the launch. A generator, class-definition or call-resolution failure throws before anything is
    * written. Kernels do not fail on guarded inputs; should one throw anyway (an internal error), that

@@ -21,9 +21,6 @@ public final class ReferenceExecutor implements Executor {
   @Override
   public boolean supports(LoopTemplate template, ExecutionOptions options) { return true; }
 
-  @Override
-  public boolean computesOnCallingThread() { return true; }
-
   /** Runs the launch; accumulators are written only after the last iteration. */
   @Override
   public void execute(Launch launch, ExecutionOptions options) {

@@ -57,15 +57,11 @@ public final class SelectedKernel {
    */
   static final int WARM_LAUNCHES = 16;
   /**
-   * The share of a measuring run's time the JIT may spend compiling (in all its threads together), or the
-   * thread that ran it may spend without its processor, before the run is set aside as disturbed (see
-   * {@link Measurements#setAside}). In a program's first seconds the compiler threads take processors from
-   * the candidates being measured, from a parallel one most: saxpy over 2^24 floats on the jvm executor, 2
-   * cores, measured 5.6-9.2 ms in its first launches and runs in 3.6-4.3 ms from then on, while the original
-   * loop measured 5.5-6.1 ms. HotSpot counts a compilation's time when it ends, so a long one under way is
-   * seen only by the run's thread waiting for a processor: C2 compiling the JDK's class-file writer (which
-   * the JDK spins lambdas with) for 185 ms had the jvm executor's saxpy measured at 10-13 ms a launch, where
-   * it takes 5-6, and the original loop chosen and kept.
+   * The share of a measuring run's time the JIT may spend compiling (in all its threads together) before the
+   * run is set aside as disturbed (see {@link Measurements#setAside}). In a program's first seconds the
+   * compiler threads take processors from the candidates being measured, from a parallel one most: saxpy
+   * over 2^24 floats on the jvm executor, 2 cores, measured 5.6-9.2 ms in its first launches and runs in
+   * 3.6-4.3 ms from then on, while the original loop measured 5.5-6.1 ms.
    */
   static final double DISTURBED = 0.25;
   /**
@@ -210,18 +206,20 @@ public final class SelectedKernel {
     return live;
   }
 
+  /** Records that {@code c} completed, taking as long as the selection's clock says passed since it was made. */
+  public void record(Choice c) {
+    record(c, selector.clock().getAsLong() - c.startNanos(), 0);
+  }
+
   /**
    * Records that {@code c} completed in {@code nanos}, of which {@code transferNanos} moved arrays to and from a
    * device (0 for the others). Exclude what later launches do not pay, such as building an OpenCL program.
-   *
-   * @param threadCpuNanos the processor time the thread that ran it had meanwhile (see {@link #threadCpuNanos}),
-   *     where that thread did the work itself; -1 otherwise (a device's run, which the thread waits for)
    */
-  public void record(Choice c, long nanos, long transferNanos, long threadCpuNanos) {
+  public void record(Choice c, long nanos, long transferNanos) {
     Size size = c.size();
     Point run = new Point(size.sizeClass(), size.iterations(), size.work(), Math.max(0, nanos),
         Math.max(0, Math.min(transferNanos, nanos)), false);
-    boolean disturbed = c.measuring() && disturbed(c, nanos, threadCpuNanos);
+    boolean disturbed = c.measuring() && disturbed(c);
     synchronized (m) {
       if (selector.settings().forced() != null) {
         forcedRuns.put(c.candidate(), run);
@@ -241,20 +239,12 @@ public final class SelectedKernel {
 
   /**
    * True when the JIT compiled for more than {@link #DISTURBED} of the time since measuring run {@code c} was
-   * chosen (its compiler threads took processors the run would have had), or the thread that ran it for
-   * {@code nanos} had its processor for less than the rest of that time ({@code threadCpuNanos}, -1: unknown).
+   * chosen: its compiler threads took processors the run would have had.
    */
-  private boolean disturbed(Choice c, long nanos, long threadCpuNanos) {
+  private boolean disturbed(Choice c) {
     long compiled = selector.compiling().getAsLong() - c.startCompiling();
     long elapsed = selector.clock().getAsLong() - c.startNanos();
-    boolean compiling = elapsed >= DISTURBED_MIN_NANOS && compiled > DISTURBED * elapsed;
-    boolean waited = threadCpuNanos >= 0 && nanos >= DISTURBED_MIN_NANOS && threadCpuNanos < (1 - DISTURBED) * nanos;
-    return compiling || waited;
-  }
-
-  /** The processor time the calling thread has had so far, in nanoseconds; -1 where it cannot be known. */
-  public long threadCpuNanos() {
-    return selector.threadCpu().getAsLong();
+    return elapsed >= DISTURBED_MIN_NANOS && compiled > DISTURBED * elapsed;
   }
 
   private void checkDrift(String candidate, Point run) {

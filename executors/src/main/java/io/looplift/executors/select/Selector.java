@@ -29,7 +29,6 @@ public final class Selector {
   private final Settings settings;
   private final LongSupplier clock;
   private final LongSupplier compiling;
-  private final LongSupplier threadCpu;
   private final Decider decider;
   /** Null when nothing is kept on disk. */
   private final SelectionStore store;
@@ -47,7 +46,6 @@ public final class Selector {
         b.forced);
     this.clock = b.clock;
     this.compiling = b.compiling;
-    this.threadCpu = b.threadCpu;
     this.decider = new Decider(b.trust);
     this.store = b.directory == null || b.forced != null ? null : new SelectionStore(b.directory, b.warnings);
     this.writer = b.writer;
@@ -109,8 +107,6 @@ public final class Selector {
 
   LongSupplier compiling() { return compiling; }
 
-  LongSupplier threadCpu() { return threadCpu; }
-
   Decider decider() { return decider; }
 
   /**
@@ -137,7 +133,6 @@ public final class Selector {
     private final int cores;
     private LongSupplier clock = System::nanoTime;
     private LongSupplier compiling = () -> 0;
-    private LongSupplier threadCpu = () -> -1;
     private Path directory;
     private Consumer<String> warnings = line -> System.err.println("looplift: " + line);
     private Executor writer = Runnable::run;
@@ -156,7 +151,7 @@ public final class Selector {
       this.cores = cores;
     }
 
-    /** Nanoseconds, for the times of choices and drift; {@code System::nanoTime} unless set. */
+    /** Nanoseconds, for {@link SelectedKernel#record(Choice)}; {@code System::nanoTime} unless set. */
     public Builder clock(LongSupplier clock) {
       this.clock = clock;
       return this;
@@ -168,16 +163,6 @@ public final class Selector {
      */
     public Builder compiling(LongSupplier compiling) {
       this.compiling = compiling;
-      return this;
-    }
-
-    /**
-     * The processor time the calling thread has had, in nanoseconds, or -1 where it cannot be known, for
-     * {@link SelectedKernel#DISTURBED}: a measuring run whose thread had its processor less than the rest of
-     * the time was disturbed. Unknown unless set.
-     */
-    public Builder threadCpu(LongSupplier threadCpu) {
-      this.threadCpu = threadCpu;
       return this;
     }
 

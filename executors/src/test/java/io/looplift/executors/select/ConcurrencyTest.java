@@ -50,7 +50,7 @@ class ConcurrencyTest {
               String at = (c.recheck() ? "re-check of " : "") + c.candidate() + " at " + n;
               measuring.computeIfAbsent(at, x -> new AtomicInteger()).incrementAndGet();
             }
-            k.record(c, cost(c.candidate(), n), 0, -1);
+            k.record(c, cost(c.candidate(), n), 0);
           }
           return null;
         }));

@@ -95,10 +95,10 @@ class CrossoverTest {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     Choice bytecode = k.choose(1 << 20, 1, 0).orElseThrow();
     assertEquals("bytecode", bytecode.candidate());
-    k.record(bytecode, 1 << 20, 0, -1);
+    k.record(bytecode, 1 << 20, 0);
     Choice first = k.choose(1 << 20, 1, 0).orElseThrow();
     assertEquals("jvm", first.candidate());
-    k.record(first, 50_000_000, 0, -1); // a cold first run, 20 times its speed once compiled
+    k.record(first, 50_000_000, 0); // a cold first run, 20 times its speed once compiled
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
   }
 

@@ -8,10 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/**
- * Measuring runs the JIT compiled through, or whose thread waited for its processor, are run again: their times
- * were not the candidate's own.
- */
+/** Measuring runs the JIT compiled through are run again: their times were not the candidate's own. */
 class DisturbedTest {
   /** Launches of 8 ms and more: long enough for compilation time counted in whole milliseconds. */
   private static final long N = 1 << 23;
@@ -44,23 +41,6 @@ class DisturbedTest {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate(), "1 ms launches: the pool's slow runs count");
     assertEquals(6, sim.measuringRuns());
-  }
-
-  /**
-   * The pool's first three runs take four times as long as later ones, their thread without its processor for
-   * half of each, and no compilation counted (one still under way): they are run again.
-   */
-  @Test
-  void runsWhoseThreadWaitedForItsProcessorAreRunAgain() {
-    Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).warming(JVM, 1.2, 1.2, 1.2, 0.3).waitingDuring(JVM, 3, 0.5);
-    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
-    assertEquals("jvm", sim.settle(k, N).candidate());
-    assertEquals(9, sim.measuringRuns(), "3 of each, and the pool's 3 runs that waited again");
-
-    Simulated briefly = new Simulated().cost(BYTECODE, 0, 1.0).warming(JVM, 1.2, 1.2, 1.2, 0.3)
-        .waitingDuring(JVM, 3, SelectedKernel.DISTURBED / 2);
-    SelectedKernel counted = briefly.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
-    assertEquals("bytecode", briefly.settle(counted, N).candidate(), "a little waiting is no disturbance");
   }
 
   @Test

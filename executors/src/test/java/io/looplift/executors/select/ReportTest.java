@@ -46,11 +46,10 @@ class ReportTest {
     for (int i = 0; i < 9; i++) {
       Choice c = k.choose(n, 1, 0).orElseThrow();
       if (c.candidate().equals("opencl:0")) {
-        k.record(c, 300_000, 250_000, -1);
+        k.record(c, 300_000, 250_000);
       } else {
-        long took = c.candidate().equals("jvm") ? 20_000 + n / 5 : n;
-        sim.now += took;
-        k.record(c, took, 0, took);
+        sim.now += c.candidate().equals("jvm") ? 20_000 + n / 5 : n;
+        k.record(c);
       }
     }
     SelectionReport r = k.report();

@@ -40,9 +40,6 @@ final class Simulated {
   /** Per candidate: how many of its next runs the JIT compiles through, and for what share of their time. */
   private final Map<String, Integer> disturbedRuns = new HashMap<>();
   private final Map<String, Double> disturbedShare = new HashMap<>();
-  /** Per candidate: how many of its next runs wait for a processor, and for what share of their time. */
-  private final Map<String, Integer> waitingRuns = new HashMap<>();
-  private final Map<String, Double> waitingShare = new HashMap<>();
   private final Map<String, LongUnaryOperator> costs = new HashMap<>();
   private final Set<String> failing = new HashSet<>();
   /** The iterations of the launch being run. */
@@ -87,16 +84,6 @@ final class Simulated {
   Simulated compilingDuring(Candidate candidate, int runs, double share) {
     disturbedRuns.put(candidate.name(), runs);
     disturbedShare.put(candidate.name(), share);
-    return this;
-  }
-
-  /**
-   * The thread running {@code candidate}'s next {@code runs} runs waits for a processor for {@code share} of
-   * their time, which no compilation time shows: a compilation still under way, another process.
-   */
-  Simulated waitingDuring(Candidate candidate, int runs, double share) {
-    waitingRuns.put(candidate.name(), runs);
-    waitingShare.put(candidate.name(), share);
     return this;
   }
 
@@ -151,12 +138,7 @@ final class Simulated {
       disturbedRuns.merge(c.candidate(), -1, Integer::sum);
       compiled += (long) (disturbedShare.get(c.candidate()) * took);
     }
-    long cpu = took;
-    if (waitingRuns.getOrDefault(c.candidate(), 0) > 0) {
-      waitingRuns.merge(c.candidate(), -1, Integer::sum);
-      cpu = (long) ((1 - waitingShare.get(c.candidate())) * took);
-    }
-    k.record(c, took, 0, cpu);
+    k.record(c);
     ran.add(c.candidate() + (c.measuring() ? "*" : ""));
     return c;
   }
