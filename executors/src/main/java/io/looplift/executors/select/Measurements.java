@@ -242,15 +242,15 @@ final class Measurements {
   /**
    * The candidate of {@code live} the next measuring run at {@code sizeClass} goes to, counted as handed out;
    * null when none needs one. Candidates take turns: the one with the fewest runs there so far, so that
-   * warm-up and interference spread over all of them. Runs set aside count as turns: while the original loop
-   * warms up, an offload's first runs (its code generated, then compiled by the JIT) go between its runs
-   * instead of after them all. (A 16,384-row dot product's bytecode was set aside for its first nine runs, and
-   * a program of fifteen launches ran its last on the pool still cold); on a tie the fastest so far (one not yet run before any
-   * that ran, else the first in {@code live}), so that a program that ends while its kernel is still being
-   * measured ran its last launches on the best candidate known. (On an H100, a 1024 x 1024 matrix product
-   * run five times took 120 ms at best when its fifth run went to the thread pool, its first GPU run having
-   * been a cold 47 ms; the GPU's later runs take 4 ms.) A candidate far behind another is settled from the runs
-   * it had instead (see {@link #FAR_BEHIND}).
+   * warm-up and interference spread over all of them, runs set aside counted (while the original loop warms
+   * up, an offload's first runs, its code generated and then compiled by the JIT, go between its runs instead
+   * of after them all: a 16,384-row dot product's bytecode was set aside for its first nine runs, and a
+   * program of fifteen launches ran its last on the pool still cold); on a tie the fastest so far (one not
+   * yet run before any that ran, else the first in {@code live}), so that a program that ends while its
+   * kernel is still being measured ran its last launches on the best candidate known. (On an H100, a 1024 x
+   * 1024 matrix product run five times took 120 ms at best when its fifth run went to the thread pool, its
+   * first GPU run having been a cold 47 ms; the GPU's later runs take 4 ms.) A candidate far behind another is
+   * settled from the runs it had instead (see {@link #FAR_BEHIND}).
    */
   String nextSample(List<String> live, int sizeClass, int samples) {
     if (!mayMeasure(1)) return null;
