@@ -10,8 +10,8 @@ package io.looplift.runtime;
  */
 final class RowLengths {
   private Object[] rows;
-  private long from;
-  private long to;
+  private int from;
+  private int to;
   /** The least and greatest length of the rows last walked. */
   int min;
   int max;
