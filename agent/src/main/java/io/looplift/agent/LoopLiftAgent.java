@@ -314,7 +314,7 @@ public final class LoopLiftAgent {
   private void saveMemo() {
     if (memo == null) return;
     try {
-      memo.save();
+      memo.save(LoopBridge::preambleRan);
     } catch (IOException | RuntimeException e) {
       log.debug("could not keep what this run analyzed: " + e);
     }

@@ -25,8 +25,11 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.IntPredicate;
 import java.util.zip.CRC32C;
 
 /**
@@ -37,14 +40,22 @@ import java.util.zip.CRC32C;
  * record of another build, reads as empty. As with the program cache, nothing is read or written unless
  * nobody but the user running the JVM can write {@code cache.dir}, the folder and the file; but a record can
  * only leave loops as they are, never change what a program computes, so the files are not authenticated.
- * Clearing the folder makes the next run analyze every class again. Thread-safe.
+ * Clearing the folder makes the next run analyze every class again.
+ *
+ * <p>It also watches the methods it is told were rewritten ({@link #rewrote}): a method none of whose loops
+ * a run reached, twice in a row, is passed over at load by the next {@link #RESTING_RUNS} runs that load its
+ * class (its loops run as they are, and the report gives them the reason of loops analyzed late); the run
+ * after those analyzes it again, and sends it back to rest if its loops go unreached once more. A large
+ * program rewrites many library loops at load that never run: their analysis, on the thread loading them,
+ * with the analyzer's own code still cold, was most of what the agent cost a Spark job's start.
+ * Thread-safe.
  */
 final class StoredAnalysisMemo implements AnalysisMemo {
-  /** "LLAM": the file's first four bytes. */
-  private static final int MAGIC = 0x4c4c414d;
+  /** "LLA2": the file's first four bytes. */
+  private static final int MAGIC = 0x4c4c4132;
   private static final int MAX_CLASSES = 1 << 20;
   /**
-   * How many records a file keeps, about 1.3 MB read at every start: past it, only those this run used or
+   * How many records a file keeps, at most about 2.5 MB read at every start: past it, only those this run used or
    * made are written back (a program's classes stay; those of programs not run lately go).
    */
   static final int KEPT_CLASSES = 1 << 16;
@@ -52,15 +63,55 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   private static final int END_RECORD = 22;
   private static final int END_SIGNATURE = 0x06054b50;
   private static final int MAX_WORDS = 1 << 10; // 65,536 methods, HotSpot's limit on a class
+  /** How many runs that load its class pass over a method whose loops went unreached twice in a row. */
+  static final int RESTING_RUNS = 8;
+
+  /**
+   * What the file keeps of one class file: the methods worth analyzing; of those, the ones whose loops the
+   * last run that rewrote them did not reach; and the ones passed over at load by the next {@code rest} runs
+   * that load the class.
+   */
+  record Entry(BitSet worth, BitSet unreached, BitSet resting, int rest) {
+    /** A class file just analyzed. */
+    static Entry of(BitSet worth) {
+      return new Entry(worth, new BitSet(), new BitSet(), 0);
+    }
+
+    /** What a run that found the methods in {@code reached} (by index: whether it reached any loop) makes of it. */
+    Entry after(Map<Integer, Boolean> reached) {
+      BitSet nowUnreached = (BitSet) unreached.clone();
+      BitSet nowResting = (BitSet) resting.clone();
+      int nowRest = rest;
+      for (Map.Entry<Integer, Boolean> m : reached.entrySet()) {
+        int method = m.getKey();
+        if (m.getValue()) {
+          nowUnreached.clear(method);
+        } else if (nowUnreached.get(method)) {
+          nowUnreached.clear(method);
+          nowResting.set(method);
+          nowRest = RESTING_RUNS;
+        } else {
+          nowUnreached.set(method);
+        }
+      }
+      return new Entry(worth, nowUnreached, nowResting, nowRest);
+    }
+  }
+
+  /** Loop sites {@code sites} of method {@code method} of the class file with hash {@code classHash}. */
+  private record Rewrite(long classHash, int method, int[] sites) {}
 
   private final Path file; // null: cache.dir refused, nothing read or written
   private final String build;
-  private final Map<Long, BitSet> known;
+  private final Map<Long, Entry> known;
   private final Map<Long, BitSet> analyzed = new ConcurrentHashMap<>();
+  /** The entries whose resting methods this run's loads counted down or took back. */
+  private final Map<Long, Entry> loaded = new ConcurrentHashMap<>();
+  private final Queue<Rewrite> rewrites = new ConcurrentLinkedQueue<>();
   private final Set<Long> used = ConcurrentHashMap.newKeySet();
   private final Profiler profiler;
 
-  private StoredAnalysisMemo(Path file, String build, Map<Long, BitSet> known, Profiler profiler) {
+  private StoredAnalysisMemo(Path file, String build, Map<Long, Entry> known, Profiler profiler) {
     this.file = file;
     this.build = build;
     this.known = known;
@@ -158,12 +209,22 @@ final class StoredAnalysisMemo implements AnalysisMemo {
 
   @Override
   public BitSet methodsWorthAnalyzing(long classHash) {
-    BitSet methods = known.get(classHash);
-    if (methods != null) {
-      used.add(classHash);
-      profiler.analysisRemembered();
+    Entry e = known.get(classHash);
+    if (e == null) return null;
+    used.add(classHash);
+    profiler.analysisRemembered();
+    if (e.resting().isEmpty()) return e.worth();
+    if (e.rest() == 0) {
+      // Rested long enough: analyzed again, and back to rest after one more run that does not reach them.
+      BitSet unreached = (BitSet) e.unreached().clone();
+      unreached.or(e.resting());
+      loaded.putIfAbsent(classHash, new Entry(e.worth(), unreached, new BitSet(), 0));
+      return e.worth();
     }
-    return methods;
+    loaded.putIfAbsent(classHash, new Entry(e.worth(), e.unreached(), e.resting(), e.rest() - 1));
+    BitSet now = (BitSet) e.worth().clone();
+    now.andNot(e.resting());
+    return now;
   }
 
   @Override
@@ -171,22 +232,45 @@ final class StoredAnalysisMemo implements AnalysisMemo {
     analyzed.put(classHash, (BitSet) worthAnalyzing.clone());
   }
 
+  @Override
+  public void rewrote(long classHash, int method, int[] siteIds) {
+    rewrites.add(new Rewrite(classHash, method, siteIds.clone()));
+  }
+
   /**
-   * Writes what the file holds, what this run read and what it analyzed (only what this run used and
-   * analyzed, past {@link #KEPT_CLASSES}), to the file, through a temporary file moved in place (a program
-   * running at the same time reads the old file or the new one); deletes the files of other builds. Does
-   * nothing when this run analyzed nothing new, or {@code cache.dir} was refused.
+   * Writes what the file holds, what this run read, what it analyzed and which of the methods it rewrote
+   * {@code reached} says it ran a loop of (only what this run used and made, past {@link #KEPT_CLASSES}), to
+   * the file, through a temporary file moved in place (a program running at the same time reads the old file
+   * or the new one); deletes the files of other builds. Does nothing when this run changed no record, or
+   * {@code cache.dir} was refused.
    *
+   * @param reached whether a loop site's preamble ran in this run
    * @throws IOException when the folder or the file cannot be written
    */
-  void save() throws IOException {
-    if (file == null || analyzed.isEmpty()) return;
-    Map<Long, BitSet> all = new HashMap<>(read(file, build));
+  void save(IntPredicate reached) throws IOException {
+    if (file == null) return;
+    Map<Long, Entry> updates = new HashMap<>();
+    analyzed.forEach((hash, worth) -> updates.put(hash, Entry.of(worth)));
+    updates.putAll(loaded);
+    Map<Long, Map<Integer, Boolean>> runs = new HashMap<>();
+    for (Rewrite r : rewrites) {
+      boolean any = false;
+      for (int site : r.sites()) any |= reached.test(site);
+      runs.computeIfAbsent(r.classHash(), h -> new HashMap<>()).merge(r.method(), any, Boolean::logicalOr);
+    }
+    runs.forEach((hash, methods) -> {
+      Entry e = updates.getOrDefault(hash, known.get(hash));
+      if (e == null) return;
+      Entry next = e.after(methods);
+      if (!next.equals(e)) updates.put(hash, next);
+    });
+    if (updates.isEmpty()) return;
+    Map<Long, Entry> all = new HashMap<>(read(file, build));
     all.putAll(known);
-    all.putAll(analyzed);
+    all.putAll(updates);
     if (all.size() > KEPT_CLASSES) {
-      all = new HashMap<>(analyzed);
-      for (Long hash : used) all.put(hash, known.get(hash));
+      all = new HashMap<>(updates);
+      for (Long hash : used) all.putIfAbsent(hash, known.get(hash));
     }
     Path directory = file.getParent();
     Files.createDirectories(directory,
@@ -206,7 +290,7 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   }
 
   /** The file's records, empty when it is missing, unreadable or of another build. */
-  private static Map<Long, BitSet> read(Path file, String build) {
+  private static Map<Long, Entry> read(Path file, String build) {
     try {
       return decode(build, Files.readAllBytes(file));
     } catch (IOException | RuntimeException e) {
@@ -214,37 +298,51 @@ final class StoredAnalysisMemo implements AnalysisMemo {
     }
   }
 
-  static byte[] encode(String build, Map<Long, BitSet> records) throws IOException {
+  static byte[] encode(String build, Map<Long, Entry> records) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeInt(MAGIC);
       out.writeUTF(build);
       out.writeInt(records.size());
-      for (Map.Entry<Long, BitSet> r : records.entrySet()) {
-        long[] words = r.getValue().toLongArray();
+      for (Map.Entry<Long, Entry> r : records.entrySet()) {
+        Entry e = r.getValue();
         out.writeLong(r.getKey());
-        out.writeShort(words.length);
-        for (long w : words) out.writeLong(w);
+        for (BitSet methods : new BitSet[] {e.worth(), e.unreached(), e.resting()}) {
+          long[] words = methods.toLongArray();
+          out.writeShort(words.length);
+          for (long w : words) out.writeLong(w);
+        }
+        out.writeByte(e.rest());
       }
     }
     return bytes.toByteArray();
   }
 
   /** The records in {@code bytes}, empty unless they are a whole file of {@code build}. */
-  static Map<Long, BitSet> decode(String build, byte[] bytes) throws IOException {
-    Map<Long, BitSet> records = new ConcurrentHashMap<>();
+  static Map<Long, Entry> decode(String build, byte[] bytes) throws IOException {
+    Map<Long, Entry> records = new ConcurrentHashMap<>();
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
     if (in.readInt() != MAGIC || !in.readUTF().equals(build)) return records;
     int count = in.readInt();
     if (count < 0 || count > MAX_CLASSES) return records;
     for (int k = 0; k < count; k++) {
       long hash = in.readLong();
-      int n = in.readUnsignedShort();
-      if (n > MAX_WORDS) return new ConcurrentHashMap<>();
-      long[] words = new long[n];
-      for (int w = 0; w < n; w++) words[w] = in.readLong();
-      records.put(hash, BitSet.valueOf(words));
+      BitSet worth = methods(in);
+      BitSet unreached = methods(in);
+      BitSet resting = methods(in);
+      int rest = in.readUnsignedByte();
+      if (worth == null || unreached == null || resting == null || rest > RESTING_RUNS) return new ConcurrentHashMap<>();
+      records.put(hash, new Entry(worth, unreached, resting, rest));
     }
     return in.read() == -1 ? records : new ConcurrentHashMap<>();
+  }
+
+  /** A set of methods as {@link #encode} writes it; null when it cannot be one. */
+  private static BitSet methods(DataInputStream in) throws IOException {
+    int n = in.readUnsignedShort();
+    if (n > MAX_WORDS) return null;
+    long[] words = new long[n];
+    for (int w = 0; w < n; w++) words[w] = in.readLong();
+    return BitSet.valueOf(words);
   }
 }

@@ -16,6 +16,8 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -24,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class StoredAnalysisMemoTest {
   private static final String BUILD = "1.0 on 17, jar directory checksum 0badcafe, RewriteOptions[minLength=65536]";
+
+  private static final IntPredicate NOTHING_RAN = site -> false;
 
   @TempDir Path dir;
 
@@ -46,7 +50,7 @@ class StoredAnalysisMemoTest {
     assertNull(first.methodsWorthAnalyzing(7L));
     first.analyzed(7L, methods());
     first.analyzed(-3L, methods(0, 70, 1000));
-    first.save();
+    first.save(NOTHING_RAN);
 
     Profiler profiler = new Profiler();
     StoredAnalysisMemo second = StoredAnalysisMemo.open(dir, BUILD, profiler);
@@ -57,7 +61,7 @@ class StoredAnalysisMemoTest {
 
     // What the second run adds joins what it read; a third run has both.
     second.analyzed(8L, methods(2));
-    second.save();
+    second.save(NOTHING_RAN);
     StoredAnalysisMemo third = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     assertEquals(methods(2), third.methodsWorthAnalyzing(8L));
     assertEquals(methods(), third.methodsWorthAnalyzing(7L));
@@ -67,11 +71,11 @@ class StoredAnalysisMemoTest {
   void pastItsLimitAFileKeepsOnlyWhatTheLastRunUsedOrMade() throws IOException {
     StoredAnalysisMemo first = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     for (long h = 0; h < StoredAnalysisMemo.KEPT_CLASSES; h++) first.analyzed(h, methods((int) (h % 7)));
-    first.save();
+    first.save(NOTHING_RAN);
     StoredAnalysisMemo second = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     assertEquals(methods(3), second.methodsWorthAnalyzing(10L));
     second.analyzed(-1L, methods(1)); // one past the limit
-    second.save();
+    second.save(NOTHING_RAN);
     StoredAnalysisMemo third = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     assertEquals(methods(3), third.methodsWorthAnalyzing(10L));
     assertEquals(methods(1), third.methodsWorthAnalyzing(-1L));
@@ -82,11 +86,11 @@ class StoredAnalysisMemoTest {
   void anotherBuildOrOtherOptionsKnowNothingAndReplaceTheFile() throws IOException {
     StoredAnalysisMemo old = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     old.analyzed(7L, methods(1));
-    old.save();
+    old.save(NOTHING_RAN);
     StoredAnalysisMemo rebuilt = StoredAnalysisMemo.open(dir, BUILD.replace("0badcafe", "0badcaff"), new Profiler());
     assertNull(rebuilt.methodsWorthAnalyzing(7L));
     rebuilt.analyzed(9L, methods(1));
-    rebuilt.save();
+    rebuilt.save(NOTHING_RAN);
     try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
       assertEquals(1, files.count(), "the old build's file is deleted");
     }
@@ -95,7 +99,7 @@ class StoredAnalysisMemoTest {
 
   @Test
   void aRunThatAnalyzedNothingNewWritesNothing() throws IOException {
-    StoredAnalysisMemo.open(dir.resolve("cache"), BUILD, new Profiler()).save();
+    StoredAnalysisMemo.open(dir.resolve("cache"), BUILD, new Profiler()).save(NOTHING_RAN);
     assertFalse(Files.exists(dir.resolve("cache")));
   }
 
@@ -104,7 +108,7 @@ class StoredAnalysisMemoTest {
   void whatOthersCanWriteIsNeitherReadNorWritten() throws IOException {
     StoredAnalysisMemo memo = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     memo.analyzed(7L, methods(1));
-    memo.save();
+    memo.save(NOTHING_RAN);
     Path file;
     try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
       file = files.findFirst().orElseThrow();
@@ -116,7 +120,7 @@ class StoredAnalysisMemoTest {
     Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
     StoredAnalysisMemo refused = StoredAnalysisMemo.open(shared, BUILD, new Profiler());
     refused.analyzed(7L, methods(1));
-    refused.save();
+    refused.save(NOTHING_RAN);
     try (Stream<Path> files = Files.list(shared)) {
       assertEquals(List.of(), files.toList());
     }
@@ -127,7 +131,7 @@ class StoredAnalysisMemoTest {
     StoredAnalysisMemo memo = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
     memo.analyzed(7L, methods(1));
     memo.analyzed(8L, methods(2));
-    memo.save();
+    memo.save(NOTHING_RAN);
     Path file;
     try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
       file = files.findFirst().orElseThrow();
@@ -165,9 +169,61 @@ class StoredAnalysisMemoTest {
     return file;
   }
 
+  /**
+   * One run of a program that loads class file 5 (methods 1, 2 and 3 worth analyzing): what the memo tells
+   * the rewriter to analyze; the methods analyzed are rewritten with sites 10 + method, of which those in
+   * {@code reached} run.
+   */
+  private BitSet run(Set<Integer> reached) throws IOException {
+    StoredAnalysisMemo memo = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    BitSet analyze = memo.methodsWorthAnalyzing(5L);
+    if (analyze == null) {
+      analyze = methods(1, 2, 3);
+      memo.analyzed(5L, analyze);
+    }
+    for (int m = analyze.nextSetBit(0); m >= 0; m = analyze.nextSetBit(m + 1)) memo.rewrote(5L, m, new int[] {10 + m});
+    memo.save(reached::contains);
+    return analyze;
+  }
+
+  @Test
+  void aMethodWhoseLoopsGoUnreachedTwiceRestsForSomeRunsThenIsAnalyzedAgain() throws IOException {
+    // Method 1's loop runs every time; method 2's never; method 3's in the first run only.
+    assertEquals(methods(1, 2, 3), run(Set.of(11, 13)));
+    assertEquals(methods(1, 2, 3), run(Set.of(11)), "one run without reaching a loop is not enough");
+    assertEquals(methods(1, 3), run(Set.of(11)), "method 2 rests; method 3 joins it after this run");
+    for (int k = 0; k < StoredAnalysisMemo.RESTING_RUNS; k++) {
+      assertEquals(methods(1), run(Set.of(11)), "passed over in run " + k + " of its rest");
+    }
+    assertEquals(methods(1, 2, 3), run(Set.of(11, 13)), "analyzed again after its rest");
+    // Method 3 ran this time; method 2 goes back to rest after this one run without it.
+    assertEquals(methods(1, 3), run(Set.of(11)));
+  }
+
+  @Test
+  void aRunThatReachedWhatItRewroteChangesNothing() throws IOException {
+    StoredAnalysisMemo first = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    first.analyzed(5L, methods(1));
+    first.rewrote(5L, 1, new int[] {3, 4});
+    first.save(site -> site == 4);
+    Path file;
+    try (Stream<Path> files = Files.list(dir.resolve("analysis"))) {
+      file = files.findFirst().orElseThrow();
+    }
+    byte[] written = Files.readAllBytes(file);
+    StoredAnalysisMemo second = StoredAnalysisMemo.open(dir, BUILD, new Profiler());
+    assertEquals(methods(1), second.methodsWorthAnalyzing(5L));
+    second.rewrote(5L, 1, new int[] {7});
+    Files.delete(file);
+    second.save(site -> site == 7);
+    assertFalse(Files.exists(file), "nothing to write: " + written.length + " bytes stay as they were");
+  }
+
   @Test
   void recordsSurviveTheirEncoding() throws IOException {
-    Map<Long, BitSet> records = Map.of(Long.MIN_VALUE, methods(), 0L, methods(0), Long.MAX_VALUE, methods(63, 64, 65_535));
+    Map<Long, StoredAnalysisMemo.Entry> records = Map.of(Long.MIN_VALUE, StoredAnalysisMemo.Entry.of(methods()),
+        0L, new StoredAnalysisMemo.Entry(methods(0, 1), methods(1), methods(0), 3),
+        Long.MAX_VALUE, StoredAnalysisMemo.Entry.of(methods(63, 64, 65_535)));
     assertEquals(records, StoredAnalysisMemo.decode(BUILD, StoredAnalysisMemo.encode(BUILD, records)));
     assertTrue(StoredAnalysisMemo.decode("another build", StoredAnalysisMemo.encode(BUILD, records)).isEmpty());
   }

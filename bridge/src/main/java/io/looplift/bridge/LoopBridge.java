@@ -280,6 +280,14 @@ public final class LoopBridge {
     return SWITCHES.off(siteId);
   }
 
+  /**
+   * Whether a preamble of loop site {@code siteId} has run in this JVM: its switch is linked on the first run.
+   * False for a site whose class file predates {@code invokedynamic}, which has no switch.
+   */
+  public static boolean preambleRan(int siteId) {
+    return SWITCHES.asked(siteId);
+  }
+
   /** Installs the pipeline; a second call is ignored. */
   public static synchronized void install(Dispatcher d) {
     if (dispatcher == null) dispatcher = d;

@@ -31,6 +31,11 @@ final class SiteCallSites {
     return s;
   }
 
+  /** Whether some {@code invokedynamic} has linked {@code siteId} (its call site is made). */
+  synchronized boolean linked(int siteId) {
+    return siteId >= 0 && siteId < sites.length && sites[siteId] != null;
+  }
+
   /**
    * Sets the call site of {@code siteId} to the last target for good; false when the site has none (nothing
    * linked it yet), which then changes nothing.

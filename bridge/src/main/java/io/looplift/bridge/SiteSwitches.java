@@ -22,6 +22,11 @@ final class SiteSwitches {
     return sites.of(siteId, () -> ON);
   }
 
+  /** Whether a preamble of {@code siteId} has asked for its switch: that it has run at least once. */
+  boolean asked(int siteId) {
+    return sites.linked(siteId);
+  }
+
   /**
    * Switches {@code siteId} off for good; false when no preamble asked for its switch (its class file is too
    * old for {@code invokedynamic}, or the site never ran), which then stays as it is.

@@ -40,8 +40,21 @@ class SiteSwitchesTest {
   }
 
   @Test
+  void aSwitchTellsWhetherItsPreambleHasRun() {
+    SiteSwitches switches = new SiteSwitches();
+    assertFalse(switches.asked(4));
+    switches.of(4);
+    assertTrue(switches.asked(4));
+    assertFalse(switches.asked(5));
+    assertFalse(switches.asked(-1));
+    assertFalse(switches.asked(100_000));
+  }
+
+  @Test
   void theBootstrapMethodLinksTheSitesSwitch() throws Throwable {
+    assertFalse(LoopBridge.preambleRan(77));
     CallSite s = LoopBridge.siteSwitch(MethodHandles.lookup(), LoopBridge.SWITCH_NAME, TYPE, 77);
+    assertTrue(LoopBridge.preambleRan(77));
     assertSame(TYPE, s.type());
     assertTrue(on(s));
     assertTrue(LoopBridge.switchOff(77));

@@ -33,4 +33,12 @@ public interface AnalysisMemo {
 
   /** Records what the analysis of the class file with hash {@code classHash} found worth analyzing. */
   void analyzed(long classHash, BitSet worthAnalyzing);
+
+  /**
+   * Tells the memo that method {@code method} (by index) of the class file with hash {@code classHash} was
+   * rewritten with the loop sites {@code siteIds}, each of whose preambles is seen the first time it runs
+   * ({@code LoopBridge.preambleRan}): a memo may pass over at load, for a while, a method whose loops no run
+   * reached. Told only of methods whose every loop opens with such a preamble.
+   */
+  default void rewrote(long classHash, int method, int[] siteIds) {}
 }

@@ -41,7 +41,8 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class ClassRewriter {
   private static final String ANALYZED_LATE = "its class was loaded before this loop was analyzed (the pre-scan,"
-      + " or an earlier run's analysis of the same class file, expected it rejected), so it runs as it is";
+      + " or earlier runs of the same class file, expected it rejected, or saw its loops go unreached), so it runs"
+      + " as it is";
   private static final String TOO_LARGE = "rewriting its method would take it past " + MethodSize.HUGE_METHOD_LIMIT
       + " bytes of bytecode, the most HotSpot compiles (-XX:HugeMethodLimit): the method runs as it is";
 
@@ -174,6 +175,9 @@ public final class ClassRewriter {
       Map<String, MethodNode> rewritten = new HashMap<>();
       // The loops of each rewritten method that HotSpot could compile as it was, by name and descriptor.
       Map<String, List<Integer>> idsOfCompilable = new HashMap<>();
+      // The loops of each rewritten method that the memo may watch (see AnalysisMemo.rewrote), by method index.
+      Map<String, Integer> watchedIndex = new HashMap<>();
+      Map<String, List<Integer>> watchedIds = new HashMap<>();
       for (Map.Entry<MethodContext, List<LoopAnalyzer.Result>> method : analyzed.entrySet()) {
         MethodContext ctx = method.getKey();
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
@@ -213,12 +217,21 @@ public final class ClassRewriter {
         String key = ctx.method.name + ctx.method.desc;
         rewritten.put(key, ctx.method);
         if (compilable) idsOfCompilable.put(key, ids);
+        // A region's path runs its loops without their own preambles, and a class file older than Java 7 has
+        // no switch to see a preamble run by: the memo is told only of methods whose every loop it can watch.
+        if (regionExits.isEmpty() && LoopRewriter.hasInvokeDynamic(ctx)) {
+          watchedIndex.put(key, indexOf.get(ctx));
+          watchedIds.put(key, ids);
+        }
       }
       if (worth != null) worth.or(found);
       if (accepted.isEmpty()) return null;
       byte[] out = write(cr, cn.version, rewritten, hierarchy);
       List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
-      if (tooLarge.isEmpty()) return out;
+      if (tooLarge.isEmpty()) {
+        tellMemo(classHash, rewritten.keySet(), watchedIndex, watchedIds);
+        return out;
+      }
       // Those methods keep their original bytes: interpreted for good, they would lose far more than their
       // loops could gain. Leaving their constants out only lowers the others' sizes.
       for (String key : tooLarge) {
@@ -228,11 +241,23 @@ public final class ClassRewriter {
           accepted.remove(Integer.valueOf(id));
         }
       }
-      return rewritten.isEmpty() ? null : write(cr, cn.version, rewritten, hierarchy);
+      if (rewritten.isEmpty()) return null;
+      out = write(cr, cn.version, rewritten, hierarchy);
+      tellMemo(classHash, rewritten.keySet(), watchedIndex, watchedIds);
+      return out;
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
       if (worth != null) worth.or(methods);
       return null;
+    }
+  }
+
+  /** Tells the memo which loops of each written method (by name and descriptor) it may watch. */
+  private void tellMemo(long classHash, Set<String> written, Map<String, Integer> watchedIndex,
+      Map<String, List<Integer>> watchedIds) {
+    for (String key : written) {
+      List<Integer> ids = watchedIds.get(key);
+      if (ids != null) memo.rewrote(classHash, watchedIndex.get(key), ids.stream().mapToInt(Integer::intValue).toArray());
     }
   }
 

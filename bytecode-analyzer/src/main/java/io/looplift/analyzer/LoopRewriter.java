@@ -215,7 +215,8 @@ final class LoopRewriter {
     }
   }
 
-  private static boolean hasInvokeDynamic(MethodContext ctx) {
+  /** Whether the rewritten loops of {@code ctx} open with a switch and count short runs by {@code invokedynamic}. */
+  static boolean hasInvokeDynamic(MethodContext ctx) {
     return (ctx.owner.version & 0xFFFF) >= Opcodes.V1_7;
   }
 

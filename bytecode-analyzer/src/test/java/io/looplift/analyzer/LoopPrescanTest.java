@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -138,6 +139,7 @@ class LoopPrescanTest {
   @MethodSource("sources")
   void rememberingWhatWasWorthAnalyzingChangesOnlyWhenLoopsAreAnalyzed(String source) throws Exception {
     Map<Long, BitSet> kept = new HashMap<>();
+    List<String> told = new ArrayList<>(); // what the memo is told was rewritten: method index, site id
     AnalysisMemo memo = new AnalysisMemo() {
       @Override
       public BitSet methodsWorthAnalyzing(long classHash) {
@@ -148,10 +150,17 @@ class LoopPrescanTest {
       public void analyzed(long classHash, BitSet worthAnalyzing) {
         assertNull(kept.put(classHash, (BitSet) worthAnalyzing.clone()), "a known class file is not analyzed whole");
       }
+
+      @Override
+      public void rewrote(long classHash, int method, int[] siteIds) {
+        for (int id : siteIds) told.add(method + " " + id);
+      }
     };
     Map<String, Integer> ids = new HashMap<>(); // a site's id in both runs, so that the bytes can be compared
     int passedOver = 0;
+    int watched = 0;
     for (byte[] bytes : classesOf(source)) {
+      told.clear();
       String name = new ClassReader(bytes).getClassName();
       List<String> first = new ArrayList<>();
       List<Runnable> queued = new ArrayList<>();
@@ -179,10 +188,28 @@ class LoopPrescanTest {
       Collections.sort(first);
       Collections.sort(second);
       assertEquals(first, second, name);
+      // The memo is told of accepted sites only, each with the index of its own method in the class file.
+      List<String> methods = new ArrayList<>();
+      new ClassReader(bytes).accept(new ClassVisitor(Opcodes.ASM9) {
+        @Override
+        public MethodVisitor visitMethod(int access, String n, String descriptor, String signature, String[] e) {
+          methods.add(name.replace('/', '.') + "." + n + descriptor);
+          return null;
+        }
+      }, ClassReader.SKIP_CODE);
+      for (String t : told) {
+        int method = Integer.parseInt(t.substring(0, t.indexOf(' ')));
+        int id = Integer.parseInt(t.substring(t.indexOf(' ') + 1));
+        String where = ids.entrySet().stream().filter(e -> e.getValue() == id).findFirst().orElseThrow().getKey();
+        assertEquals(methods.get(method), where.substring(0, where.indexOf(':')), t);
+        assertTrue(first.contains(where + " accepted"), where);
+        watched++;
+      }
     }
     if (source.equals("PrescanShapes") || source.equals("test-apps")) {
       assertTrue(passedOver > 0, "no class had a method analyzed at load for nothing");
     }
+    if (source.equals("Shapes")) assertTrue(watched > 0, "the memo was told of no rewritten loop");
   }
 
   @Test
