@@ -61,7 +61,20 @@ final class LoopAnalyzer {
   record Plan(LoopSite site, Cfg.Loop loop, Cfg.Block preheader, Cfg.Block exit, int ivar, int headerStep,
       List<AbstractInsnNode> limitRecipe, List<List<AbstractInsnNode>> arrayRecipes,
       List<List<AbstractInsnNode>> paramRecipes, int[] accLocals, List<io.looplift.ir.Type> accTypes,
-      List<String> initializedClasses, List<LoopBody.VirtualTarget> virtualTargets) implements Result {}
+      List<String> initializedClasses, List<LoopBody.VirtualTarget> virtualTargets) implements Result {
+    // What one analysis found of one loop, told apart by identity (its instructions are): the generated
+    // methods would compare every component, and are linked through method handles on first use (see the ir
+    // module's package-info, "equals and hashCode").
+    @Override
+    public boolean equals(Object o) {
+      return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(this);
+    }
+  }
 
   /** A loop that stays as bytecode; its site says why. */
   record Rejected(LoopSite site) implements Result {}

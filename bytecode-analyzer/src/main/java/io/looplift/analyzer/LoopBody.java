@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
@@ -42,7 +43,19 @@ final class LoopBody {
    * An element of one of the loop's arrays, the key of a frame's array memory: of row {@code row} (not
    * null) of an array of arrays, or of the array itself.
    */
-  record Element(int slot, io.looplift.ir.Type elementType, Node index, Node row) {}
+  record Element(int slot, io.looplift.ir.Type elementType, Node index, Node row) {
+    // Written out: see the ir module's package-info, "equals and hashCode".
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Element e && slot == e.slot && elementType == e.elementType && Objects.equals(index, e.index)
+          && Objects.equals(row, e.row);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(slot, elementType, index, row);
+    }
+  }
 
   /**
    * An object whose method the body inlines: the loop runs offloaded only while calling {@code method} (name

@@ -2,6 +2,7 @@ package io.looplift.analyzer;
 
 import io.looplift.ir.Node;
 import java.util.List;
+import java.util.Objects;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
@@ -66,4 +67,14 @@ record SymValue(Node node, Type refType, List<AbstractInsnNode> recipe, SymValue
     }
     return sb.toString();
   }
+
+  // Written out: see the ir module's package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SymValue v && Objects.equals(node, v.node) && Objects.equals(refType, v.refType)
+        && Objects.equals(recipe, v.recipe) && Objects.equals(rowOf, v.rowOf);
+  }
+
+  @Override
+  public int hashCode() { return Objects.hash(node, refType, recipe, rowOf); }
 }

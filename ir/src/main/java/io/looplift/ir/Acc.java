@@ -11,4 +11,11 @@ public record Acc(int index, Type type) implements Node {
 
   @Override
   public String toString() { return "acc" + index; }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) { return o instanceof Acc a && index == a.index && type == a.type; }
+
+  @Override
+  public int hashCode() { return 31 * index + type.ordinal(); }
 }

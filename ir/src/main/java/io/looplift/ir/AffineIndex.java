@@ -48,4 +48,11 @@ public record AffineIndex(long scale, Node offset) {
   public static boolean isInvariant(Node n) {
     return Affine.isInvariant(n);
   }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) { return o instanceof AffineIndex a && scale == a.scale && offset.equals(a.offset); }
+
+  @Override
+  public int hashCode() { return 31 * Long.hashCode(scale) + offset.hashCode(); }
 }

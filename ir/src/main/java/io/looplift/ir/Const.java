@@ -45,4 +45,11 @@ public record Const(Type type, long bits) implements Node {
       default -> Boolean.toString(booleanValue());
     };
   }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) { return o instanceof Const c && bits == c.bits && type == c.type; }
+
+  @Override
+  public int hashCode() { return 31 * Long.hashCode(bits) + type.ordinal(); }
 }

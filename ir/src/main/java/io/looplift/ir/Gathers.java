@@ -1,6 +1,7 @@
 package io.looplift.ir;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Gathers, the one kind of index that is not affine in the loop variables and may still be offloaded: an
@@ -34,4 +35,14 @@ public record Gathers(Load indices, Node scale, Node offset) {
     if (a == null || a.coefficients().size() != 1 || !a.coefficients().containsKey(VALUE)) return null;
     return new Gathers(indices, a.coefficient(VALUE), a.constant());
   }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Gathers g && Objects.equals(indices, g.indices) && Objects.equals(scale, g.scale)
+        && Objects.equals(offset, g.offset);
+  }
+
+  @Override
+  public int hashCode() { return Objects.hash(indices, scale, offset); }
 }

@@ -9,4 +9,11 @@ public record Index() implements Node {
 
   @Override
   public String toString() { return "i"; }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) { return o instanceof Index; }
+
+  @Override
+  public int hashCode() { return 0x1d3; }
 }

@@ -1,6 +1,7 @@
 package io.looplift.ir;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A counted loop inside a loop body: {@code for (v = start; v cond limit; v += step) body}, run where
@@ -28,4 +29,15 @@ public record Loop(int id, Node start, Node limit, Cond cond, int step, List<Car
   public LoopShape shape() {
     return new LoopShape(cond, step);
   }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Loop l && id == l.id && step == l.step && parallel == l.parallel && cond == l.cond
+        && Objects.equals(start, l.start) && Objects.equals(limit, l.limit) && carried.equals(l.carried)
+        && body.equals(l.body) && Objects.equals(predicate, l.predicate);
+  }
+
+  @Override
+  public int hashCode() { return Objects.hash(id, start, limit, cond, step, carried, body, predicate, parallel); }
 }

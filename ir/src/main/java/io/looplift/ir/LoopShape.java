@@ -1,5 +1,7 @@
 package io.looplift.ir;
 
+import java.util.Objects;
+
 /**
  * The iteration space of a counted loop: the induction variable starts at a run-time value, changes by
  * {@code step} after each iteration, and the loop continues while {@code i cond limit}.
@@ -40,4 +42,11 @@ public record LoopShape(Cond cond, int step) {
     return trips;
   }
 
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) { return o instanceof LoopShape s && cond == s.cond && step == s.step; }
+
+  @Override
+  public int hashCode() { return 31 * Objects.hashCode(cond) + step; }
 }

@@ -1,6 +1,7 @@
 package io.looplift.ir;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A loop the analyzer looked at: where it is and either what it computes or why it stays as bytecode.
@@ -82,5 +83,20 @@ public record LoopSite(String className, String method, String descriptor, int l
   public String toString() {
     return className + "." + method + (line >= 0 ? ":" + line : "") + " " + kind
         + (accepted() ? "" : " rejected: " + reason);
+  }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LoopSite s && line == s.line && readsBeforeWrites == s.readsBeforeWrites
+        && className.equals(s.className) && method.equals(s.method) && descriptor.equals(s.descriptor)
+        && kind.equals(s.kind) && Objects.equals(template, s.template) && Objects.equals(shape, s.shape)
+        && Objects.equals(reason, s.reason) && parallel.equals(s.parallel) && Objects.equals(classHash, s.classHash);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(className, method, descriptor, line, kind, template, shape, reason, readsBeforeWrites,
+        parallel, classHash);
   }
 }

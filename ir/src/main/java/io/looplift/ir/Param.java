@@ -8,4 +8,11 @@ public record Param(int index, Type type) implements Node {
 
   @Override
   public String toString() { return "p" + index; }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) { return o instanceof Param p && index == p.index && type == p.type; }
+
+  @Override
+  public int hashCode() { return 37 * index + type.ordinal(); }
 }

@@ -1,5 +1,7 @@
 package io.looplift.ir;
 
+import java.util.Objects;
+
 /**
  * An accumulator carried across iterations: {@link Acc}({@code acc}) at the start of an iteration becomes
  * {@code update} at its end. When the update has the shape {@code acc op element} (possibly under a
@@ -16,4 +18,14 @@ public record Reduction(int acc, Type type, Node update, ReduceOp op, Node eleme
   public boolean isSplittable() {
     return op != null && !Nodes.readsAccumulator(element);
   }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Reduction r && acc == r.acc && type == r.type && op == r.op && Objects.equals(update, r.update)
+        && Objects.equals(element, r.element);
+  }
+
+  @Override
+  public int hashCode() { return Objects.hash(acc, type, update, op, element); }
 }

@@ -1,5 +1,7 @@
 package io.looplift.ir;
 
+import java.util.Objects;
+
 /**
  * Writes {@code value} to element {@code index} of an array wherever {@code predicate} holds
  * ({@link Const#TRUE} for unconditional stores). The array is argument {@code array} of the launch, or,
@@ -18,4 +20,14 @@ public record Store(int array, Type elementType, Node index, Node value, Node pr
   public Store(int array, Type elementType, Node index, Node value, Node predicate) {
     this(array, elementType, index, value, predicate, null);
   }
+
+  // Written out: see package-info, "equals and hashCode".
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Store s && array == s.array && elementType == s.elementType && index.equals(s.index)
+        && value.equals(s.value) && predicate.equals(s.predicate) && Objects.equals(row, s.row);
+  }
+
+  @Override
+  public int hashCode() { return Objects.hash(array, elementType, index, value, predicate, row); }
 }
