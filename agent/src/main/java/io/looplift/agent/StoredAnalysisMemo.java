@@ -42,12 +42,14 @@ import java.util.zip.CRC32C;
  * only leave loops as they are, never change what a program computes, so the files are not authenticated.
  * Clearing the folder makes the next run analyze every class again.
  *
- * <p>It also watches the methods it is told were rewritten ({@link #rewrote}): a method none of whose loops
- * a run reached, twice in a row, is passed over at load by the next {@link #RESTING_RUNS} runs that load its
- * class (its loops run as they are, and the report gives them the reason of loops analyzed late); the run
- * after those analyzes it again, and sends it back to rest if its loops go unreached once more. A large
- * program rewrites many library loops at load that never run: their analysis, on the thread loading them,
- * with the analyzer's own code still cold, was most of what the agent cost a Spark job's start.
+ * <p>It also watches the methods it is told were rewritten ({@link #rewrote}): when two runs in a row that
+ * loaded a class reached none of its rewritten loops, its methods are passed over at load by the next
+ * {@link #RESTING_RUNS} runs that load it (their loops run as they are, and the report gives them the reason
+ * of loops analyzed late); the run after those analyzes them again, and sends them back to rest if they go
+ * unreached once more. A class one of whose loops runs keeps all of them analyzed. A large program loads
+ * library classes for a method or two and rewrites their loops that never run (Commons Lang's
+ * {@code ArrayUtils} in a Spark job): their analysis, on the thread loading them, with the analyzer's own code
+ * still cold, was most of what the agent cost that job's start.
  * Thread-safe.
  */
 final class StoredAnalysisMemo implements AnalysisMemo {
@@ -77,16 +79,19 @@ final class StoredAnalysisMemo implements AnalysisMemo {
       return new Entry(worth, new BitSet(), new BitSet(), 0);
     }
 
-    /** What a run that found the methods in {@code reached} (by index: whether it reached any loop) makes of it. */
+    /**
+     * What a run that rewrote the methods in {@code reached} (by index: whether it reached a loop of each) makes
+     * of it. Only a run that reached none of the class's loops counts against them: where one ran, the others
+     * may well run in another run (other input, another command of the same program), so they are all
+     * analyzed again from the next run on.
+     */
     Entry after(Map<Integer, Boolean> reached) {
+      if (reached.containsValue(true)) return of(worth);
       BitSet nowUnreached = (BitSet) unreached.clone();
       BitSet nowResting = (BitSet) resting.clone();
       int nowRest = rest;
-      for (Map.Entry<Integer, Boolean> m : reached.entrySet()) {
-        int method = m.getKey();
-        if (m.getValue()) {
-          nowUnreached.clear(method);
-        } else if (nowUnreached.get(method)) {
+      for (int method : reached.keySet()) {
+        if (nowUnreached.get(method)) {
           nowUnreached.clear(method);
           nowResting.set(method);
           nowRest = RESTING_RUNS;
