@@ -1,5 +1,7 @@
 package io.looplift.ir;
 
+import java.util.Objects;
+
 /**
  * An index expression decomposed as {@code scale * i + offset}, where {@code offset} reads no index,
  * load or accumulator (so it is the same in every iteration). Because JVM int arithmetic wraps
@@ -51,8 +53,8 @@ public record AffineIndex(long scale, Node offset) {
 
   // Written out: see package-info, "equals and hashCode".
   @Override
-  public boolean equals(Object o) { return o instanceof AffineIndex a && scale == a.scale && offset.equals(a.offset); }
+  public boolean equals(Object o) { return o instanceof AffineIndex a && scale == a.scale && Objects.equals(offset, a.offset); }
 
   @Override
-  public int hashCode() { return 31 * Long.hashCode(scale) + offset.hashCode(); }
+  public int hashCode() { return 31 * Long.hashCode(scale) + Objects.hashCode(offset); }
 }

@@ -89,9 +89,10 @@ public record LoopSite(String className, String method, String descriptor, int l
   @Override
   public boolean equals(Object o) {
     return o instanceof LoopSite s && line == s.line && readsBeforeWrites == s.readsBeforeWrites
-        && className.equals(s.className) && method.equals(s.method) && descriptor.equals(s.descriptor)
-        && kind.equals(s.kind) && Objects.equals(template, s.template) && Objects.equals(shape, s.shape)
-        && Objects.equals(reason, s.reason) && parallel.equals(s.parallel) && Objects.equals(classHash, s.classHash);
+        && Objects.equals(className, s.className) && Objects.equals(method, s.method)
+        && Objects.equals(descriptor, s.descriptor) && Objects.equals(kind, s.kind) && Objects.equals(template, s.template)
+        && Objects.equals(shape, s.shape) && Objects.equals(reason, s.reason) && parallel.equals(s.parallel)
+        && Objects.equals(classHash, s.classHash);
   }
 
   @Override
