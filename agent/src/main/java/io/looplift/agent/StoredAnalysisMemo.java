@@ -65,7 +65,7 @@ final class StoredAnalysisMemo implements AnalysisMemo {
   private static final int END_RECORD = 22;
   private static final int END_SIGNATURE = 0x06054b50;
   private static final int MAX_WORDS = 1 << 10; // 65,536 methods, HotSpot's limit on a class
-  /** How many runs that load its class pass over a method whose loops went unreached twice in a row. */
+  /** How many runs that load a class pass over its methods once two runs in a row reached none of its loops. */
   static final int RESTING_RUNS = 8;
 
   /**

@@ -37,8 +37,9 @@ public interface AnalysisMemo {
   /**
    * Tells the memo that method {@code method} (by index) of the class file with hash {@code classHash} was
    * rewritten with the loop sites {@code siteIds}, each of whose preambles is seen the first time it runs
-   * ({@code LoopBridge.preambleRan}): a memo may pass over at load, for a while, a method whose loops no run
-   * reached. Told only of methods whose every loop opens with such a preamble.
+   * ({@code LoopBridge.preambleRan}; a region's path opens with its first loop's): a memo may pass over at load,
+   * for a while, methods whose loops no run reached. Told only of class files with such preambles (Java 7 and
+   * later).
    */
   default void rewrote(long classHash, int method, int[] siteIds) {}
 }

@@ -217,9 +217,9 @@ public final class ClassRewriter {
         String key = ctx.method.name + ctx.method.desc;
         rewritten.put(key, ctx.method);
         if (compilable) idsOfCompilable.put(key, ids);
-        // A region's path runs its loops without their own preambles, and a class file older than Java 7 has
-        // no switch to see a preamble run by: the memo is told only of methods whose every loop it can watch.
-        if (regionExits.isEmpty() && LoopRewriter.hasInvokeDynamic(ctx)) {
+        // A class file older than Java 7 has no switch to see a preamble run by. (A region's path opens with
+        // its first loop's switch, so a method whose region ran has a site that did.)
+        if (LoopRewriter.hasInvokeDynamic(ctx)) {
           watchedIndex.put(key, indexOf.get(ctx));
           watchedIds.put(key, ids);
         }
