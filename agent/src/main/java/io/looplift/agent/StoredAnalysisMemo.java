@@ -23,6 +23,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Queue;
@@ -80,17 +81,17 @@ final class StoredAnalysisMemo implements AnalysisMemo {
     }
 
     /**
-     * What a run that rewrote the methods in {@code reached} (by index: whether it reached a loop of each) makes
-     * of it. Only a run that reached none of the class's loops counts against them: where one ran, the others
-     * may well run in another run (other input, another command of the same program), so they are all
-     * analyzed again from the next run on.
+     * What a run that rewrote {@code rewritten} (methods by index) and {@code reached} a loop of any of them or
+     * not makes of it. Only a run that reached none of the class's loops counts against them: where one ran,
+     * the others may well run in another run (other input, another command of the same program), so they are
+     * all analyzed again from the next run on.
      */
-    Entry after(Map<Integer, Boolean> reached) {
-      if (reached.containsValue(true)) return of(worth);
+    Entry after(BitSet rewritten, boolean reached) {
+      if (reached) return of(worth);
       BitSet nowUnreached = (BitSet) unreached.clone();
       BitSet nowResting = (BitSet) resting.clone();
       int nowRest = rest;
-      for (int method : reached.keySet()) {
+      for (int method = rewritten.nextSetBit(0); method >= 0; method = rewritten.nextSetBit(method + 1)) {
         if (nowUnreached.get(method)) {
           nowUnreached.clear(method);
           nowResting.set(method);
@@ -257,16 +258,18 @@ final class StoredAnalysisMemo implements AnalysisMemo {
     Map<Long, Entry> updates = new HashMap<>();
     analyzed.forEach((hash, worth) -> updates.put(hash, Entry.of(worth)));
     updates.putAll(loaded);
-    Map<Long, Map<Integer, Boolean>> runs = new HashMap<>();
+    Map<Long, BitSet> rewritten = new HashMap<>();
+    Set<Long> ran = new HashSet<>(); // the class files a loop of which this run reached
     for (Rewrite r : rewrites) {
-      boolean any = false;
-      for (int site : r.sites()) any |= reached.test(site);
-      runs.computeIfAbsent(r.classHash(), h -> new HashMap<>()).merge(r.method(), any, Boolean::logicalOr);
+      rewritten.computeIfAbsent(r.classHash(), h -> new BitSet()).set(r.method());
+      for (int site : r.sites()) {
+        if (reached.test(site)) ran.add(r.classHash());
+      }
     }
-    runs.forEach((hash, methods) -> {
+    rewritten.forEach((hash, methods) -> {
       Entry e = updates.getOrDefault(hash, known.get(hash));
       if (e == null) return;
-      Entry next = e.after(methods);
+      Entry next = e.after(methods, ran.contains(hash));
       if (!next.equals(e)) updates.put(hash, next);
     });
     if (updates.isEmpty()) return;
