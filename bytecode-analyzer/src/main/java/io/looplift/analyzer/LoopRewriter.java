@@ -105,9 +105,25 @@ final class LoopRewriter {
       il.insert(init);
     }
     for (int p = 0; p < plans.size(); p++) {
-      emitPreamble(ctx, plans.get(p), siteIds[p], minLength, pres[p], exits[p], scratch, syncAtOnce[p], deferring);
+      emitPreamble(ctx, plans.get(p), siteIds[p], minLength, pres[p], exitTo(plans, p, exits, pres), scratch,
+          syncAtOnce[p], deferring);
     }
     for (AbstractInsnNode in : readPoints) il.insertBefore(in, syncIfPending(scratch));
+  }
+
+  /**
+   * Where loop {@code p}'s exit leads: its exit block, or the preamble of the loop that block heads (a tail
+   * loop that goes on from where an unrolled one stopped, {@code for (; i < n; i++)}), whose entry, the exit
+   * edge of {@code p}, was redirected there (unless that loop encloses {@code p}: its header is then entered
+   * by a back edge, which stays).
+   */
+  private static LabelNode exitTo(List<LoopAnalyzer.Plan> plans, int p, LabelNode[] exits, LabelNode[] pres) {
+    LoopAnalyzer.Plan from = plans.get(p);
+    for (int q = 0; q < plans.size(); q++) {
+      Cfg.Loop next = plans.get(q).loop();
+      if (next.header == from.exit() && !next.contains(from.loop().header)) return pres[q];
+    }
+    return exits[p];
   }
 
   /** A call of the bridge's entry point {@code name}; both strings are {@link LoopBridge}'s own constants. */

@@ -27,8 +27,10 @@ final class TimedCopy {
 
   /**
    * Appends the copy of {@code plan}'s loop (its every block: a nest's inner loops too) to the method and
-   * returns the label of its header; its way out to {@code exit} reports the run first. The exception
-   * handlers and the local variables' names that cover the loop's instructions cover their copies too.
+   * returns the label of its header; its way out to {@code exit} reports the run first. {@code exit} is where
+   * the loop's exit leads: the start of its exit block, or the preamble of the loop that block heads (its
+   * entry already redirected there). The exception handlers and the local variables' names that cover the
+   * loop's instructions cover their copies too.
    */
   static LabelNode emit(MethodContext ctx, LoopAnalyzer.Plan plan, int siteId, LabelNode exit) {
     InsnList il = ctx.method.instructions;
@@ -41,7 +43,10 @@ final class TimedCopy {
     // Each block's first instruction and the one after it, as labels: a block's copy starts at the copy of
     // its label and, where the block falls through, jumps to the copy of the next one's (or to the report).
     Map<Integer, LabelNode> labelAt = new HashMap<>();
-    labelAt.put(plan.exit().start, exit);
+    // The exit block's label: where the block starts with none, the rewriter put exit there (where exit is
+    // another loop's preamble, the block is that loop's header, which starts with one).
+    LabelNode exitBlock = insns[plan.exit().start] instanceof LabelNode l ? l : exit;
+    labelAt.put(plan.exit().start, exitBlock);
     for (Cfg.Block b : blocks) {
       labelAt.computeIfAbsent(b.start, k -> LoopRewriter.labelAt(il, insns[k]));
       if (b.end < insns.length) labelAt.computeIfAbsent(b.end, k -> LoopRewriter.labelAt(il, insns[k]));
@@ -61,6 +66,7 @@ final class TimedCopy {
       }
     }
     LabelNode report = new LabelNode();
+    labels.put(exitBlock, report);
     labels.put(exit, report);
 
     List<TryCatchBlockNode> handlers = new ArrayList<>(ctx.method.tryCatchBlocks);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.looplift.ir.LoopSite;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rewrites {@link Shapes} as the agent would, runs each method in the original and the rewritten class on
@@ -91,6 +93,41 @@ class RewriteRoundTripTest {
         shapes.site("gatheredByWritten", null).reason());
     assertTrue(shapes.site("scattered", null).reason().contains("writes an array at an index that is not affine"),
         shapes.site("scattered", null).reason());
+  }
+
+  /**
+   * A loop that goes on from where the one before it stopped ({@code for (; i < n; i++)}) is entered by that
+   * one's exit: the first one leaves, offloaded or timed, through the second one's preamble. (Its exit once
+   * jumped to a label the timed copy did not know, and the whole class ran unchanged.)
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"halves"})
+  void aLoopThatGoesOnFromWhereTheOneBeforeStoppedIsOffloadedAfterIt(String name) throws Exception {
+    List<LoopSite> sites = shapes.sites(name);
+    assertEquals(2, sites.size());
+    assertTrue(sites.stream().allMatch(LoopSite::accepted), sites.toString());
+    float[] a = new float[1003];
+    for (int i = 0; i < a.length; i++) a[i] = i * 0.5f;
+    float[] plainOut = new float[a.length];
+    float[] liftedOut = new float[a.length];
+    int before = InterpretingDispatcher.submitted;
+    Object expected = Rewritten.invoke(shapes.original, name, new Object[] {a.clone(), plainOut});
+    Object actual = Rewritten.invoke(shapes.lifted, name, new Object[] {a.clone(), liftedOut});
+    assertEquals(expected, actual);
+    assertTrue(Arrays.equals(plainOut, liftedOut));
+    assertEquals(before + 2, InterpretingDispatcher.submitted, "both loops launched");
+    float[] timedOut = new float[a.length];
+    int reported = InterpretingDispatcher.RAN.size();
+    InterpretingDispatcher.timeOriginals = true;
+    try {
+      assertEquals(expected, Rewritten.invoke(shapes.lifted, name, new Object[] {a.clone(), timedOut}), "timed");
+    } finally {
+      InterpretingDispatcher.timeOriginals = false;
+    }
+    assertTrue(Arrays.equals(plainOut, timedOut), "timed");
+    List<Integer> ids = sites.stream().map(shapes::id).toList();
+    assertEquals(ids, InterpretingDispatcher.RAN.subList(reported, InterpretingDispatcher.RAN.size()),
+        "each timed run reports its end");
   }
 
   private static int[] permutation(Random r, int n) {

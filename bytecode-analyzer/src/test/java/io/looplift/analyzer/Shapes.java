@@ -125,6 +125,14 @@ public class Shapes {
     return s + k;
   }
 
+  /** Two loops, the second going on from where the first stopped: the first one's exit is its entry. */
+  public static int halves(float[] a, float[] out) {
+    int i = 0;
+    for (; i < a.length / 2; i++) out[i] = a[i] * 2f;
+    for (; i < a.length; i++) out[i] = a[i] * 3f;
+    return i;
+  }
+
   /** A gather: a permutation of {@code x}. */
   public static double gathered(double[] x, int[] perm, double[] out) {
     for (int i = 0; i < out.length; i++) out[i] = x[perm[i]] * 2;
