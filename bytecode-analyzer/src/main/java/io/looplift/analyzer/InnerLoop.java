@@ -79,6 +79,8 @@ final class InnerLoop {
     int headerStep = 0;
     boolean comparedBeforeMove = false;
     boolean ivarLeft = false;
+    // A test of the variable plus an invariant (j + 4 <= n): the loop counts that sum instead (see testOffset).
+    Node testOffset = null;
     for (int side = 0; side < 2; side++) {
       if (!probed[side].isPrimitive() || !probed[1 - side].isPrimitive() || mentions(probed[1 - side].node(), id)) {
         continue;
@@ -88,15 +90,18 @@ final class InnerLoop {
         ivarLeft = side == 0;
         headerStep = LoopAnalyzer.movedAfterTest(c, probe.getLocal(ivar));
         comparedBeforeMove = headerStep != 0;
-      } else {
-        LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe,
-            x -> x instanceof CarriedVar c && c.loop() == id ? c.slot() : -1);
-        if (moved == null) continue;
-        ivar = moved.local();
-        ivarLeft = side == 0;
-        headerStep = moved.by();
-        comparedBeforeMove = false;
+        testOffset = null;
+        continue;
       }
+      LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe,
+          x -> x instanceof CarriedVar c && c.loop() == id ? c.slot() : -1);
+      TestOffset offset = moved == null ? offsetInTest(probed[side].node(), probe, id) : null;
+      if (moved == null && offset == null) continue;
+      ivar = moved != null ? moved.local() : offset.local();
+      ivarLeft = side == 0;
+      headerStep = moved != null ? moved.by() : 0;
+      comparedBeforeMove = false;
+      testOffset = offset == null ? null : offset.by();
     }
     if (ivar < 0) {
       throw new Rejection("has an inner loop that is not counted (its exit test does not compare an int variable"
@@ -111,9 +116,16 @@ final class InnerLoop {
     // A test that moves the variable first (--k >= 0): the first iteration sees the value moved once.
     Node start = headerStep == 0 ? startValue.node()
         : sym.n(Binary.of(BinaryOp.ADD, startValue.node(), Const.ofInt(headerStep)));
+    // With a test offset, LoopVar counts the variable plus the offset, from its start plus the offset to the
+    // limit as the test states it; the variable in the body is LoopVar minus the offset. Java adds in wrapping
+    // arithmetic, but the guards keep the start and the value after the last iteration of what LoopVar counts
+    // within the int range (LoopShape.trips), and with them every sum the original test computes.
+    if (testOffset != null) start = sym.n(Binary.of(BinaryOp.ADD, start, testOffset));
     int entryEpoch = outer.epoch();
     SymFrame initial = iterationStart(outer, written, types, id, ivar);
     SymValue loopVar = initial.getLocal(ivar);
+    Node shifted = testOffset == null ? null : sym.n(Binary.of(BinaryOp.SUB, loopVar.node(), testOffset));
+    if (shifted != null) initial.setLocal(ivar, SymValue.primitive(shifted, null));
     if (headerStep != 0) {
       initial.setLocal(ivar, SymValue.primitive(sym.n(Binary.of(BinaryOp.SUB, loopVar.node(), Const.ofInt(headerStep))), null));
     }
@@ -148,7 +160,8 @@ final class InnerLoop {
       // Again with the loop's other induction variables as functions of its variable, if it has any.
       body.closeLoop();
       if (!body.notAffine) throw r;
-      Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer, start, headerStep);
+      Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer, start, headerStep,
+          shifted);
       // Those read after the loop stay carried values, whose final values the nest keeps.
       LoopAnalyzer.keepDeadAfter(inductions, Liveness.liveAtEntry(m, exit), r,
           k -> "local variable " + localName(k) + " is assigned in an inner loop and used after it");
@@ -160,7 +173,7 @@ final class InnerLoop {
     List<Stmt> stmts = body.closeLoop();
     if (back.isEmpty()) throw new Rejection("has an inner loop that never repeats");
     SymFrame end = SymFrame.join(back, sym);
-    int step = step(end.getLocal(ivar), id, cond, headerStep);
+    int step = step(counted(end.getLocal(ivar), shifted, id), id, cond, headerStep);
 
     // The locals whose value at the start of an iteration is read: those the loop carries.
     Map<Integer, Node> finals = new HashMap<>();
@@ -240,7 +253,7 @@ final class InnerLoop {
    * exit test, whose statements are dropped; empty when that walk fails too.
    */
   private Map<Integer, Node> inductions(BlockWalker walker, Cfg.Block first, SymFrame s, BitSet written, int ivar,
-      int id, Cond cond, SymFrame outer, Node v0, int headerStep) {
+      int id, Cond cond, SymFrame outer, Node v0, int headerStep, Node shifted) {
     Map<Integer, Node> found = new HashMap<>();
     SymFrame end;
     int step;
@@ -251,7 +264,7 @@ final class InnerLoop {
       List<SymFrame> back = iteration(walker, first, s);
       if (back.isEmpty()) return found;
       end = SymFrame.join(back, sym);
-      step = step(end.getLocal(ivar), id, cond, headerStep);
+      step = step(counted(end.getLocal(ivar), shifted, id), id, cond, headerStep);
     } catch (Rejection r) {
       return found;
     } finally {
@@ -307,6 +320,39 @@ final class InnerLoop {
     }
     throw new Rejection("has an inner loop whose test compares its variable before moving it (k-- > n) with a limit"
         + " that is not a constant");
+  }
+
+  /**
+   * The variable's value {@code next} at the back edge, restated on {@link LoopVar}: as it is without a test
+   * offset ({@code shifted} null); with one, the body saw the variable as {@code shifted}, LoopVar minus the
+   * offset, and moved it by what it added to that.
+   */
+  private static SymValue counted(SymValue next, Node shifted, int id) {
+    if (shifted == null) return next;
+    Node by = next.isPrimitive() ? LoopAnalyzer.incrementOf(next.node(), shifted) : null;
+    return by == null ? SymValue.UNKNOWN : SymValue.primitive(Binary.of(BinaryOp.ADD, new LoopVar(id), by), null);
+  }
+
+  /** An int local that an exit test compares plus {@code by}, a value the loop does not change. */
+  private record TestOffset(int local, Node by) {}
+
+  /**
+   * The local and the invariant when {@code v}, the value an exit test compares, is an int local plus an
+   * invariant ({@code j + 4}, {@code lag + j}, {@code j - 1}), the test leaving the local as it was; else null.
+   * {@code probe} is the path after the test, where the loop's locals are {@link CarriedVar}({@code id}, local).
+   */
+  private static TestOffset offsetInTest(Node v, SymFrame probe, int id) {
+    CarriedVar found = null;
+    for (Node x : Nodes.postOrder(List.of(v))) {
+      if (!(x instanceof CarriedVar c) || c.loop() != id) continue;
+      if (found != null && !found.equals(c)) return null;
+      found = c;
+    }
+    if (found == null || found.type() != io.looplift.ir.Type.INT || found.slot() >= probe.getLocals()) return null;
+    SymValue local = probe.getLocal(found.slot());
+    if (!local.isPrimitive() || !local.node().equals(found)) return null;
+    Node by = LoopAnalyzer.incrementOf(v, found);
+    return by == null || by.equals(Const.ofInt(0)) || mentions(by, id) ? null : new TestOffset(found.slot(), by);
   }
 
   /**

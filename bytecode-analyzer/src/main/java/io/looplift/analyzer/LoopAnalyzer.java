@@ -30,6 +30,7 @@ import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
@@ -182,6 +183,7 @@ final class LoopAnalyzer {
     int headerStep = 0;
     boolean comparedBeforeMove = false;
     boolean ivarLeft = false;
+    List<AbstractInsnNode> testOffset = null;
     for (int side = 0; side < 2; side++) {
       SymValue v = operands[side];
       SymValue other = operands[1 - side];
@@ -191,14 +193,17 @@ final class LoopAnalyzer {
         ivarLeft = side == 0;
         headerStep = movedAfterTest(a, st.getLocal(ivar));
         comparedBeforeMove = headerStep != 0;
-      } else {
-        MovedInTest moved = movedInTest(v, st, x -> x instanceof Acc a ? a.index() : -1);
-        if (moved == null) continue;
-        ivar = moved.local();
-        ivarLeft = side == 0;
-        headerStep = moved.by();
-        comparedBeforeMove = false;
+        testOffset = null;
+        continue;
       }
+      MovedInTest moved = movedInTest(v, st, x -> x instanceof Acc a ? a.index() : -1);
+      OffsetInTest offset = moved == null ? offsetInTest(v, st, probed) : null;
+      if (moved == null && offset == null) continue;
+      ivar = moved != null ? moved.local() : offset.local();
+      ivarLeft = side == 0;
+      headerStep = moved != null ? moved.by() : 0;
+      comparedBeforeMove = false;
+      testOffset = moved != null ? null : offset.recipe();
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
     List<AbstractInsnNode> limitRecipe = operands[ivarLeft ? 1 : 0].recipe();
@@ -244,6 +249,7 @@ final class LoopAnalyzer {
     if ((up && stepValue < 0) || (down && stepValue > 0) || cond == Cond.EQ) {
       throw new Rejection("the loop variable moves away from its limit");
     }
+    if (testOffset != null) limitRecipe = offsetLimit(limitRecipe, testOffset, ivar, stepValue);
     boolean nest = body.general || !body.statements().stream().allMatch(x -> x instanceof Store)
         || body.arrays.values().stream().anyMatch(LoopBody.ArraySlot::rows);
     if (!nest) {
@@ -268,6 +274,63 @@ final class LoopAnalyzer {
     recipe.add(new LdcInsnNode(by));
     recipe.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "addExact", "(II)I", false));
     return List.copyOf(recipe);
+  }
+
+  /**
+   * The recipe of {@code limit - offset}, the limit of a test that compares its variable plus an invariant
+   * {@code offset} ({@code i + 4 <= n}, as unrolled and blocked loops do), restated on the variable. Java adds
+   * in wrapping arithmetic, so the two tests agree only where the sum stays in the int range for every value
+   * the variable takes: from its start to its value after the last iteration, which lies within one
+   * {@code step} past the limit. So the recipe also computes {@code start + offset} and {@code limit + step},
+   * with {@code Math.addExact}: where either leaves the range it throws, and the preamble then runs the
+   * original loop.
+   */
+  private static List<AbstractInsnNode> offsetLimit(List<AbstractInsnNode> limit, List<AbstractInsnNode> offset,
+      int ivar, int step) {
+    List<AbstractInsnNode> recipe = new ArrayList<>();
+    recipe.add(new VarInsnNode(Opcodes.ILOAD, ivar));
+    recipe.addAll(offset);
+    recipe.add(exact("addExact"));
+    recipe.add(new InsnNode(Opcodes.POP));
+    recipe.addAll(limit);
+    recipe.add(new LdcInsnNode(step));
+    recipe.add(exact("addExact"));
+    recipe.add(new InsnNode(Opcodes.POP));
+    recipe.addAll(limit);
+    recipe.addAll(offset);
+    recipe.add(exact("subtractExact"));
+    return List.copyOf(recipe);
+  }
+
+  private static MethodInsnNode exact(String name) {
+    return new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", name, "(II)I", false);
+  }
+
+  /** An int local that an exit test compares plus an invariant: {@code recipe} recomputes the invariant. */
+  record OffsetInTest(int local, List<AbstractInsnNode> recipe) {}
+
+  /**
+   * The int local whose value {@code v} is plus or minus a constant or a value the loop does not change
+   * ({@code i + 4}, {@code w + i}, {@code i - 2}), the test leaving that local as it was ({@code afterTest}
+   * is the path after it); else null. {@code body} holds the recipes of the values the loop does not change.
+   */
+  static OffsetInTest offsetInTest(SymValue v, SymFrame afterTest, LoopBody body) {
+    Acc found = null;
+    for (Node x : Nodes.postOrder(List.of(v.node()))) {
+      if (!(x instanceof Acc a)) continue;
+      if (found != null && !found.equals(a)) return null;
+      found = a;
+    }
+    if (found == null || found.type() != io.looplift.ir.Type.INT || found.index() >= afterTest.getLocals()) return null;
+    SymValue local = afterTest.getLocal(found.index());
+    if (!local.isPrimitive() || !local.node().equals(found)) return null;
+    Node offset = incrementOf(v.node(), found);
+    if (offset instanceof Const c && c.type() == io.looplift.ir.Type.INT && c.intValue() != 0) {
+      return new OffsetInTest(found.index(), List.of(new LdcInsnNode(c.intValue())));
+    }
+    if (!(offset instanceof Param p) || p.type() != io.looplift.ir.Type.INT) return null;
+    List<AbstractInsnNode> recipe = body.paramRecipes.get(p);
+    return recipe == null ? null : new OffsetInTest(found.index(), recipe);
   }
 
   /**

@@ -73,7 +73,11 @@ class NestRoundTripTest {
         new Object[] {"coltFill", List.of("row", "column"), new Object[] {new double[6 * 5], 6, 5, 5, 1, 0.25}},
         new Object[] {"preIncrement", List.of(), new Object[] {doubles(r, 9), new double[9]}},
         new Object[] {"scaleRows", List.of("y", "x"), new Object[] {floats(r, 7 * 5), new float[7 * 5], 7, 5}},
-        new Object[] {"transpose", List.of("i", "j"), new Object[] {doubles(r, 6 * 4), new double[6 * 4], 6, 4}});
+        new Object[] {"transpose", List.of("i", "j"), new Object[] {doubles(r, 6 * 4), new double[6 * 4], 6, 4}},
+        new Object[] {"autocorrelation", List.of("lag"), new Object[] {doubles(r, 40), new double[9]}},
+        new Object[] {"autocorrelation", List.of("lag"), new Object[] {doubles(r, 5), new double[9]}},
+        new Object[] {"unrolledRows", List.of("r"), new Object[] {doubles(r, 7 * 10), doubles(r, 10), new double[7], 10}},
+        new Object[] {"unrolledRows", List.of("r"), new Object[] {doubles(r, 7 * 11), doubles(r, 11), new double[7], 11}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -94,6 +98,15 @@ class NestRoundTripTest {
     assertFalse(site.accepted(), "a limit known only at run time");
     assertTrue(site.reason().contains("compares its variable before moving it"), site.reason());
     assertSameResults("rowSumsDownTo", new Object[] {doubles(new Random(5), 4 * 6), new double[4], 6, 1});
+  }
+
+  /** The sum an inner test computes wraps: the guard declines, and the original loop throws as Java's does. */
+  @Test
+  void anInnerTestWhoseSumWrapsRunsTheOriginalLoop() throws Exception {
+    assertTrue(nests.site("offsetWraps", null).accepted(), nests.site("offsetWraps", null).reason());
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("offsetWraps", new Object[] {doubles(new Random(8), 30), new double[3], Integer.MAX_VALUE - 29});
+    assertEquals(before, InterpretingDispatcher.submitted, "the guard declines every launch");
   }
 
   @Test

@@ -303,6 +303,42 @@ public class NestShapes {
     return sum(out);
   }
 
+  /**
+   * An autocorrelation: the inner test compares its variable plus the outer one ({@code i + lag < n}), so
+   * each row runs a different length.
+   */
+  public static double autocorrelation(double[] x, double[] out) {
+    for (int lag = 0; lag < out.length; lag++) {
+      double s = 0;
+      for (int i = 0; i + lag < x.length; i++) s += x[i] * x[i + lag];
+      out[lag] = s;
+    }
+    return sum(out);
+  }
+
+  /** Rows times a vector, the inner loop unrolled by two ({@code c + 2 <= cols}). */
+  public static double unrolledRows(double[] m, double[] x, double[] y, int cols) {
+    for (int r = 0; r < y.length; r++) {
+      double s = 0;
+      for (int c = 0; c + 2 <= cols; c += 2) s += m[r * cols + c] * x[c] + m[r * cols + c + 1] * x[c + 1];
+      y[r] = s;
+    }
+    return sum(y);
+  }
+
+  /**
+   * An inner test whose sum wraps: {@code j + 2} leaves the int range before {@code j} reaches
+   * {@code Integer.MAX_VALUE - 2}, and the original loop goes on past the end of {@code a}, and throws.
+   */
+  public static double offsetWraps(double[] a, double[] out, int from) {
+    for (int i = 0; i < out.length; i++) {
+      double s = 0;
+      for (int j = from; j + 2 <= Integer.MAX_VALUE; j++) s += a[j - from];
+      out[i] = s;
+    }
+    return sum(out);
+  }
+
   /** A dependence carried by the outer loop: never one launch. */
   public static double prefixRows(double[][] a) {
     for (int i = 1; i < a.length; i++) {

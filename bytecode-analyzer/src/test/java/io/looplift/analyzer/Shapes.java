@@ -133,6 +133,45 @@ public class Shapes {
     return i;
   }
 
+  /** Unrolled by four, as hand-tuned code is: the exit test compares the variable plus a constant. */
+  public static int unrolledByFour(float[] a, float[] out) {
+    int i = 0;
+    for (; i + 4 <= a.length; i += 4) {
+      out[i] = a[i] * 2f;
+      out[i + 1] = a[i + 1] * 2f;
+      out[i + 2] = a[i + 2] * 2f;
+      out[i + 3] = a[i + 3] * 2f;
+    }
+    for (; i < a.length; i++) out[i] = a[i] * 3f;
+    return i;
+  }
+
+  /** An autocorrelation at a run-time lag: the exit test compares the variable plus a value the loop does not change. */
+  public static long lagged(int[] a, int lag) {
+    long s = 0;
+    int i = 0;
+    for (; lag + i < a.length; i++) s += (long) a[i] * a[i + lag];
+    return s + i;
+  }
+
+  /** A count-down whose test subtracts a constant ({@code i - 2 >= 0}). */
+  public static int offsetCountDown(int[] a, int[] out) {
+    int i = a.length - 1;
+    for (; i - 2 >= 0; i--) out[i] = a[i] + a[i - 2];
+    return i;
+  }
+
+  /**
+   * A test whose sum wraps: {@code i + 4} leaves the int range before the variable passes
+   * {@code Integer.MAX_VALUE - 4}, so the original loop goes on, past the end of {@code a}; restated on the
+   * variable, it would stop there. So the original loop runs, and throws.
+   */
+  public static long offsetToMaxValue(int[] a, int from) {
+    long s = 0;
+    for (int i = from; i + 4 <= Integer.MAX_VALUE; i++) s += a[i - from];
+    return s;
+  }
+
   /** A gather: a permutation of {@code x}. */
   public static double gathered(double[] x, int[] perm, double[] out) {
     for (int i = 0; i < out.length; i++) out[i] = x[perm[i]] * 2;

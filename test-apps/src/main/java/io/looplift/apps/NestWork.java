@@ -8,7 +8,8 @@ import java.util.Random;
  * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
  * of each query), a small dense matrix product, column sums, heat diffusion stepped in one method (its
  * sweeps queue together), and the forces of an n-body step (every pair through a square root and a
- * division). Deterministic: fixed seed, results printed as exact bits.
+ * division), and a signal scaled by a loop unrolled by hand, then autocorrelated (an inner loop whose test adds
+ * the lag). Deterministic: fixed seed, results printed as exact bits.
  */
 public final class NestWork {
   private NestWork() {}
@@ -165,6 +166,27 @@ public final class NestWork {
     }
   }
 
+  /** The autocorrelation of {@code x} at lags 0 to {@code acf.length - 1}: the inner test is {@code i + lag < n}. */
+  static void autocorrelation(float[] x, double[] acf) {
+    for (int lag = 0; lag < acf.length; lag++) {
+      double s = 0;
+      for (int i = 0; i + lag < x.length; i++) s += (double) x[i] * x[i + lag];
+      acf[lag] = s;
+    }
+  }
+
+  /** Scales {@code in} by {@code k}, unrolled by four as hand-tuned code is, then the last few one by one. */
+  static void scaleUnrolled(float[] in, float[] out, float k) {
+    int i = 0;
+    for (; i + 4 <= in.length; i += 4) {
+      out[i] = in[i] * k;
+      out[i + 1] = in[i + 1] * k;
+      out[i + 2] = in[i + 2] * k;
+      out[i + 3] = in[i + 3] * k;
+    }
+    for (; i < in.length; i++) out[i] = in[i] * k;
+  }
+
   public static void main(String[] args) {
     Random r = new Random(2026);
     int w = 640;
@@ -255,6 +277,16 @@ public final class NestWork {
     for (int round = 0; round < 2; round++) {
       diffuse(heat, scratch, w, h, 8);
       System.out.println("heat " + round + " " + Digest.of(heat) + " " + Digest.of(scratch));
+    }
+
+    float[] signal = new float[20_003];
+    for (int i = 0; i < signal.length; i++) signal[i] = (float) Math.sin(i * 0.05) + (r.nextFloat() - 0.5f) * 0.2f;
+    float[] scaled = new float[signal.length];
+    double[] acf = new double[48];
+    for (int round = 0; round < 2; round++) {
+      scaleUnrolled(signal, scaled, 0.75f + round);
+      autocorrelation(scaled, acf);
+      System.out.println("signal " + round + " " + Digest.of(scaled) + " " + Digest.of(acf));
     }
   }
 }

@@ -204,7 +204,9 @@ final class ProgramCatalog {
       map("NestWork", "deinterleave"),
       nest("NestWork", "curve"),
       nest("NestWork", "forces"),
-      nest("NestWork", "diffuse")));
+      nest("NestWork", "diffuse"),
+      map("NestWork", "scaleUnrolled"),
+      nest("NestWork", "autocorrelation")));
 
   /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
   static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(
