@@ -175,9 +175,8 @@ public final class ClassRewriter {
       Map<String, MethodNode> rewritten = new HashMap<>();
       // The loops of each rewritten method that HotSpot could compile as it was, by name and descriptor.
       Map<String, List<Integer>> idsOfCompilable = new HashMap<>();
-      // The loops of each rewritten method that the memo may watch (see AnalysisMemo.rewrote), by method index.
-      Map<String, Integer> watchedIndex = new HashMap<>();
-      Map<String, List<Integer>> watchedIds = new HashMap<>();
+      // Each rewritten method the memo may watch (see AnalysisMemo.rewrote): its index and loops.
+      Map<String, Watched> watched = new HashMap<>();
       for (Map.Entry<MethodContext, List<LoopAnalyzer.Result>> method : analyzed.entrySet()) {
         MethodContext ctx = method.getKey();
         List<LoopAnalyzer.Plan> plans = new ArrayList<>();
@@ -220,8 +219,7 @@ public final class ClassRewriter {
         // A class file older than Java 7 has no switch to see a preamble run by. (A region's path opens with
         // its first loop's switch, so a method whose region ran has a site that did.)
         if (LoopRewriter.hasInvokeDynamic(ctx)) {
-          watchedIndex.put(key, indexOf.get(ctx));
-          watchedIds.put(key, ids);
+          watched.put(key, new Watched(indexOf.get(ctx), ids.stream().mapToInt(Integer::intValue).toArray()));
         }
       }
       if (worth != null) worth.or(found);
@@ -229,7 +227,7 @@ public final class ClassRewriter {
       byte[] out = write(cr, cn.version, rewritten, hierarchy);
       List<String> tooLarge = MethodSize.pastLimit(out, idsOfCompilable.keySet());
       if (tooLarge.isEmpty()) {
-        tellMemo(classHash, rewritten.keySet(), watchedIndex, watchedIds);
+        tellMemo(classHash, rewritten.keySet(), watched);
         return out;
       }
       // Those methods keep their original bytes: interpreted for good, they would lose far more than their
@@ -243,7 +241,7 @@ public final class ClassRewriter {
       }
       if (rewritten.isEmpty()) return null;
       out = write(cr, cn.version, rewritten, hierarchy);
-      tellMemo(classHash, rewritten.keySet(), watchedIndex, watchedIds);
+      tellMemo(classHash, rewritten.keySet(), watched);
       return out;
     } catch (Throwable t) {
       for (int id : accepted) registry.discard(id, "the class could not be rewritten (" + t + "); it runs unchanged");
@@ -253,11 +251,13 @@ public final class ClassRewriter {
   }
 
   /** Tells the memo which loops of each written method (by name and descriptor) it may watch. */
-  private void tellMemo(long classHash, Set<String> written, Map<String, Integer> watchedIndex,
-      Map<String, List<Integer>> watchedIds) {
+  /** A rewritten method the memo may watch: its index among the class file's methods, and its loops' ids. */
+  private record Watched(int method, int[] siteIds) {}
+
+  private void tellMemo(long classHash, Set<String> written, Map<String, Watched> watched) {
     for (String key : written) {
-      List<Integer> ids = watchedIds.get(key);
-      if (ids != null) memo.rewrote(classHash, watchedIndex.get(key), ids.stream().mapToInt(Integer::intValue).toArray());
+      Watched w = watched.get(key);
+      if (w != null) memo.rewrote(classHash, w.method(), w.siteIds());
     }
   }
 
