@@ -520,7 +520,7 @@ final class SymInterpreter extends Interpreter<SymValue> {
    */
   SymValue invoke(MethodInsnNode mi, List<SymValue> args, SymFrame frame) {
     Node intrinsic = MathCalls.translate(this, mi, args);
-    if (intrinsic != null) return SymValue.primitive(intrinsic, null);
+    if (intrinsic != null) return SymValue.primitive(intrinsic, pureCallRecipe(mi, args));
     Resolved r = resolve(mi, true);
     ClassNode holder = r.holder();
     MethodNode callee = r.method();
@@ -529,6 +529,21 @@ final class SymInterpreter extends Interpreter<SymValue> {
     // bridge, naming the class with ldc, which needs it accessible from the loop's class).
     if (holder != ctx.owner) requireInitialized(holder.name);
     return inline(mi, holder, callee, args, frame);
+  }
+
+  /**
+   * The recipe of a call to a pure JDK method whose arguments the loop does not change ({@code i <
+   * Math.min(n, a.length)}): their recipes, then the call, which gives before the loop what every iteration
+   * would; null when an argument changes.
+   */
+  private static List<AbstractInsnNode> pureCallRecipe(MethodInsnNode mi, List<SymValue> args) {
+    List<AbstractInsnNode> recipe = new ArrayList<>();
+    for (SymValue a : args) {
+      if (!a.isInvariant()) return null;
+      recipe.addAll(a.recipe());
+    }
+    recipe.add(mi);
+    return recipe;
   }
 
   /**

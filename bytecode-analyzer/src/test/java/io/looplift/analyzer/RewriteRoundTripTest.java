@@ -77,6 +77,8 @@ class RewriteRoundTripTest {
         new Object[] {"lagged", "reduce", new Object[] {ints.get(), 7}},
         new Object[] {"offsetCountDown", "map", new Object[] {ints.get(), new int[n]}},
         new Object[] {"offsetToMaxValue", "reduce", new Object[] {ints.get(), Integer.MAX_VALUE - (n - 1)}},
+        new Object[] {"minLimit", "map", new Object[] {floats.get(), new float[n], n / 3}},
+        new Object[] {"minLimit", "map", new Object[] {floats.get(), new float[n], n * 2}},
         new Object[] {"gathered", "map", new Object[] {doubles.get(), permutation(r, n), new double[n]}},
         new Object[] {"gatheredSum", "reduce", new Object[] {doubles.get(), codes(r, n, 64)}},
         new Object[] {"gatheredOneBased", "map", new Object[] {floats.get(), oneBased(permutation(r, n)), new float[n]}},

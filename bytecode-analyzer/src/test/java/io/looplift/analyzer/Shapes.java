@@ -172,6 +172,13 @@ public class Shapes {
     return s;
   }
 
+  /** A limit computed by a pure JDK method in the exit test, evaluated at every iteration by Java. */
+  public static int minLimit(float[] a, float[] out, int n) {
+    int i = 0;
+    for (; i < Math.min(n, a.length); i++) out[i] = a[i] * 2f;
+    return i;
+  }
+
   /** A gather: a permutation of {@code x}. */
   public static double gathered(double[] x, int[] perm, double[] out) {
     for (int i = 0; i < out.length; i++) out[i] = x[perm[i]] * 2;
