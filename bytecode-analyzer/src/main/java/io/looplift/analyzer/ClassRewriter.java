@@ -250,10 +250,10 @@ public final class ClassRewriter {
     }
   }
 
-  /** Tells the memo which loops of each written method (by name and descriptor) it may watch. */
   /** A rewritten method the memo may watch: its index among the class file's methods, and its loops' ids. */
   private record Watched(int method, int[] siteIds) {}
 
+  /** Tells the memo which loops of each written method (by name and descriptor) it may watch. */
   private void tellMemo(long classHash, Set<String> written, Map<String, Watched> watched) {
     for (String key : written) {
       Watched w = watched.get(key);
