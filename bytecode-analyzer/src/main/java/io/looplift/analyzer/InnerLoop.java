@@ -20,6 +20,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
@@ -93,9 +94,11 @@ final class InnerLoop {
         testOffset = null;
         continue;
       }
-      LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe,
-          x -> x instanceof CarriedVar c && c.loop() == id ? c.slot() : -1);
-      TestOffset offset = moved == null ? offsetInTest(probed[side].node(), probe, id) : null;
+      ToIntFunction<Node> slot = x -> x instanceof CarriedVar c && c.loop() == id ? c.slot() : -1;
+      LoopAnalyzer.MovedInTest moved = LoopAnalyzer.movedInTest(probed[side], probe, slot);
+      LoopAnalyzer.OffsetInTest offset = moved == null ? LoopAnalyzer.offsetInTest(probed[side].node(), probe, slot)
+          : null;
+      if (offset != null && mentions(offset.by(), id)) offset = null;
       if (moved == null && offset == null) continue;
       ivar = moved != null ? moved.local() : offset.local();
       ivarLeft = side == 0;
@@ -331,28 +334,6 @@ final class InnerLoop {
     if (shifted == null) return next;
     Node by = next.isPrimitive() ? LoopAnalyzer.incrementOf(next.node(), shifted) : null;
     return by == null ? SymValue.UNKNOWN : SymValue.primitive(Binary.of(BinaryOp.ADD, new LoopVar(id), by), null);
-  }
-
-  /** An int local that an exit test compares plus {@code by}, a value the loop does not change. */
-  private record TestOffset(int local, Node by) {}
-
-  /**
-   * The local and the invariant when {@code v}, the value an exit test compares, is an int local plus an
-   * invariant ({@code j + 4}, {@code lag + j}, {@code j - 1}), the test leaving the local as it was; else null.
-   * {@code probe} is the path after the test, where the loop's locals are {@link CarriedVar}({@code id}, local).
-   */
-  private static TestOffset offsetInTest(Node v, SymFrame probe, int id) {
-    CarriedVar found = null;
-    for (Node x : Nodes.postOrder(List.of(v))) {
-      if (!(x instanceof CarriedVar c) || c.loop() != id) continue;
-      if (found != null && !found.equals(c)) return null;
-      found = c;
-    }
-    if (found == null || found.type() != io.looplift.ir.Type.INT || found.slot() >= probe.getLocals()) return null;
-    SymValue local = probe.getLocal(found.slot());
-    if (!local.isPrimitive() || !local.node().equals(found)) return null;
-    Node by = LoopAnalyzer.incrementOf(v, found);
-    return by == null || by.equals(Const.ofInt(0)) || mentions(by, id) ? null : new TestOffset(found.slot(), by);
   }
 
   /**

@@ -196,14 +196,16 @@ final class LoopAnalyzer {
         testOffset = null;
         continue;
       }
-      MovedInTest moved = movedInTest(v, st, x -> x instanceof Acc a ? a.index() : -1);
-      OffsetInTest offset = moved == null ? offsetInTest(v, st, probed) : null;
-      if (moved == null && offset == null) continue;
+      ToIntFunction<Node> slot = x -> x instanceof Acc a ? a.index() : -1;
+      MovedInTest moved = movedInTest(v, st, slot);
+      OffsetInTest offset = moved == null ? offsetInTest(v.node(), st, slot) : null;
+      List<AbstractInsnNode> offsetRecipe = offset == null ? null : recipeOf(offset.by(), probed);
+      if (moved == null && offsetRecipe == null) continue;
       ivar = moved != null ? moved.local() : offset.local();
       ivarLeft = side == 0;
       headerStep = moved != null ? moved.by() : 0;
       comparedBeforeMove = false;
-      testOffset = moved != null ? null : offset.recipe();
+      testOffset = offsetRecipe;
     }
     if (ivar < 0) throw new Rejection("not a counted loop: the exit test does not compare an int variable with a loop-invariant limit");
     List<AbstractInsnNode> limitRecipe = operands[ivarLeft ? 1 : 0].recipe();
@@ -272,7 +274,7 @@ final class LoopAnalyzer {
   private static List<AbstractInsnNode> movedLimit(List<AbstractInsnNode> limit, int by) {
     List<AbstractInsnNode> recipe = new ArrayList<>(limit);
     recipe.add(new LdcInsnNode(by));
-    recipe.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "addExact", "(II)I", false));
+    recipe.add(exact("addExact"));
     return List.copyOf(recipe);
   }
 
@@ -306,31 +308,13 @@ final class LoopAnalyzer {
     return new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", name, "(II)I", false);
   }
 
-  /** An int local that an exit test compares plus an invariant: {@code recipe} recomputes the invariant. */
-  record OffsetInTest(int local, List<AbstractInsnNode> recipe) {}
-
   /**
-   * The int local whose value {@code v} is plus or minus a constant or a value the loop does not change
-   * ({@code i + 4}, {@code w + i}, {@code i - 2}), the test leaving that local as it was ({@code afterTest}
-   * is the path after it); else null. {@code body} holds the recipes of the values the loop does not change.
+   * The recipe that recomputes {@code offset}, a value the loop does not change, before it: a constant's, or
+   * a parameter's; null for any other (an offset computed in the test itself).
    */
-  static OffsetInTest offsetInTest(SymValue v, SymFrame afterTest, LoopBody body) {
-    Acc found = null;
-    for (Node x : Nodes.postOrder(List.of(v.node()))) {
-      if (!(x instanceof Acc a)) continue;
-      if (found != null && !found.equals(a)) return null;
-      found = a;
-    }
-    if (found == null || found.type() != io.looplift.ir.Type.INT || found.index() >= afterTest.getLocals()) return null;
-    SymValue local = afterTest.getLocal(found.index());
-    if (!local.isPrimitive() || !local.node().equals(found)) return null;
-    Node offset = incrementOf(v.node(), found);
-    if (offset instanceof Const c && c.type() == io.looplift.ir.Type.INT && c.intValue() != 0) {
-      return new OffsetInTest(found.index(), List.of(new LdcInsnNode(c.intValue())));
-    }
-    if (!(offset instanceof Param p) || p.type() != io.looplift.ir.Type.INT) return null;
-    List<AbstractInsnNode> recipe = body.paramRecipes.get(p);
-    return recipe == null ? null : new OffsetInTest(found.index(), recipe);
+  private static List<AbstractInsnNode> recipeOf(Node offset, LoopBody body) {
+    if (offset instanceof Const c && c.type() == io.looplift.ir.Type.INT) return List.of(new LdcInsnNode(c.intValue()));
+    return offset instanceof Param p && p.type() == io.looplift.ir.Type.INT ? body.paramRecipes.get(p) : null;
   }
 
   /**
@@ -351,21 +335,48 @@ final class LoopAnalyzer {
    * ({@code --k >= 0}; {@code afterTest}, the path after the test, holds {@code v} in that local); else null.
    */
   static MovedInTest movedInTest(SymValue v, SymFrame afterTest, ToIntFunction<Node> slot) {
-    Node found = null;
-    for (Node x : Nodes.postOrder(List.of(v.node()))) {
-      if (slot.applyAsInt(x) < 0) continue;
-      if (found != null && !found.equals(x)) return null;
-      found = x;
-    }
-    if (found == null || found.type() != io.looplift.ir.Type.INT || slot.applyAsInt(found) >= afterTest.getLocals()) {
-      return null;
-    }
+    Node found = onlyLocal(v.node(), afterTest, slot);
+    if (found == null) return null;
     SymValue local = afterTest.getLocal(slot.applyAsInt(found));
     if (local.isPrimitive() && local.node().equals(v.node())
         && incrementOf(v.node(), found) instanceof Const d && d.intValue() != 0) {
       return new MovedInTest(slot.applyAsInt(found), d.intValue());
     }
     return null;
+  }
+
+  /** An int local that an exit test compares plus {@code by}, a value the loop does not change. */
+  record OffsetInTest(int local, Node by) {}
+
+  /**
+   * The local and the invariant when {@code v}, the value an exit test compares, is an int local (named by
+   * {@code slot} as in {@link #movedInTest}) plus or minus an invariant ({@code i + 4}, {@code lag + j},
+   * {@code i - 2}), the test leaving the local as it was ({@code afterTest} is the path after it); else null.
+   */
+  static OffsetInTest offsetInTest(Node v, SymFrame afterTest, ToIntFunction<Node> slot) {
+    Node found = onlyLocal(v, afterTest, slot);
+    if (found == null) return null;
+    SymValue local = afterTest.getLocal(slot.applyAsInt(found));
+    if (!local.isPrimitive() || !local.node().equals(found)) return null;
+    Node by = incrementOf(v, found);
+    return by == null || by.equals(Const.ofInt(0)) ? null : new OffsetInTest(slot.applyAsInt(found), by);
+  }
+
+  /**
+   * The one node of {@code v} that {@code slot} names an int local of {@code frame} for; null when there is
+   * none, or more than one.
+   */
+  private static Node onlyLocal(Node v, SymFrame frame, ToIntFunction<Node> slot) {
+    Node found = null;
+    for (Node x : Nodes.postOrder(List.of(v))) {
+      if (slot.applyAsInt(x) < 0) continue;
+      if (found != null && !found.equals(x)) return null;
+      found = x;
+    }
+    if (found == null || found.type() != io.looplift.ir.Type.INT || slot.applyAsInt(found) >= frame.getLocals()) {
+      return null;
+    }
+    return found;
   }
 
   /**
