@@ -151,8 +151,8 @@ final class InnerLoop {
     if (body.storeCount() != storesBefore || !s.sameLocals(expected)) {
       throw new Rejection("assigns variables or array elements in the condition of an inner loop");
     }
-    checkBound(start, "start");
-    checkBound(limit, "limit");
+    start = bound(start, "start");
+    limit = bound(limit, "limit");
 
     Cfg.Block first = m.cfg.blockOf(continueOnJump ? m.method.instructions.indexOf(jump.label) : header.end);
     body.openLoop();
@@ -356,12 +356,13 @@ final class InnerLoop {
   }
 
   /**
-   * A bound guards can check: affine in the enclosing loops' variables, or the length of a row
-   * ({@code j < r.length}).
+   * {@code bound} in the form guards check ({@link PiecewiseBound#canonical}): affine in the enclosing loops'
+   * variables piece by piece, or the length of a row ({@code j < r.length}).
    */
-  private void checkBound(Node bound, String what) {
-    if (Affine.of(bound) != null) return;
-    if (bound instanceof Length len && Affine.of(len.row()) != null) return;
+  private Node bound(Node bound, String what) {
+    if (bound instanceof Length len && Affine.of(len.row()) != null) return bound;
+    Node canonical = PiecewiseBound.canonical(bound);
+    if (PiecewiseBound.guardable(canonical)) return canonical;
     body.notAffine = true;
     throw new Rejection("has an inner loop whose " + what + " is not affine in the enclosing loop variables");
   }

@@ -9,6 +9,7 @@ import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.LoopVar;
 import io.looplift.ir.Node;
 import io.looplift.ir.Param;
+import io.looplift.ir.Select;
 import io.looplift.ir.Stmt;
 import io.looplift.ir.Unary;
 import io.looplift.ir.UnaryOp;
@@ -128,12 +129,13 @@ final class WorkEstimate {
     if (n instanceof Index || n instanceof LoopVar) return middles.containsKey(n);
     if (n instanceof Binary b) {
       return switch (b.op()) {
-        case ADD, SUB, MUL -> computable(b.x()) && computable(b.y());
+        case ADD, SUB, MUL, MIN, MAX -> computable(b.x()) && computable(b.y());
         case SHL -> computable(b.x()) && b.y() instanceof Const;
         default -> false;
       };
     }
     if (n instanceof Unary u) return u.op() == UnaryOp.NEG && computable(u.x());
+    if (n instanceof Select s) return computable(s.ifTrue()) && computable(s.ifFalse());
     return n instanceof Length len && computable(len.row());
   }
 
@@ -156,11 +158,20 @@ final class WorkEstimate {
         return;
       }
       value(b.y());
-      il.add(new InsnNode(switch (b.op()) {
-        case ADD -> Opcodes.LADD;
-        case SUB -> Opcodes.LSUB;
-        default -> Opcodes.LMUL;
-      }));
+      switch (b.op()) {
+        case MIN -> il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "min", "(JJ)J", false));
+        case MAX -> il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "max", "(JJ)J", false));
+        default -> il.add(new InsnNode(switch (b.op()) {
+          case ADD -> Opcodes.LADD;
+          case SUB -> Opcodes.LSUB;
+          default -> Opcodes.LMUL;
+        }));
+      }
+    } else if (n instanceof Select s) {
+      // Whichever piece a bound chooses (a block's width or the last block's), the larger is the usual one.
+      value(s.ifTrue());
+      value(s.ifFalse());
+      il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "max", "(JJ)J", false));
     } else if (n instanceof Unary u) {
       value(u.x());
       il.add(new InsnNode(Opcodes.LNEG));

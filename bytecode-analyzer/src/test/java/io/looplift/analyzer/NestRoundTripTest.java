@@ -77,7 +77,12 @@ class NestRoundTripTest {
         new Object[] {"autocorrelation", List.of("lag"), new Object[] {doubles(r, 40), new double[9]}},
         new Object[] {"autocorrelation", List.of("lag"), new Object[] {doubles(r, 5), new double[9]}},
         new Object[] {"unrolledRows", List.of("r"), new Object[] {doubles(r, 7 * 10), doubles(r, 10), new double[7], 10}},
-        new Object[] {"unrolledRows", List.of("r"), new Object[] {doubles(r, 7 * 11), doubles(r, 11), new double[7], 11}});
+        new Object[] {"unrolledRows", List.of("r"), new Object[] {doubles(r, 7 * 11), doubles(r, 11), new double[7], 11}},
+        new Object[] {"clampedWindow", List.of("i"), new Object[] {doubles(r, 30), new double[30], 3}},
+        new Object[] {"clampedWindow", List.of("i"), new Object[] {doubles(r, 5), new double[5], 9}},
+        new Object[] {"bandTimes", List.of("i"), new Object[] {doubles(r, 12 * 12), doubles(r, 12), new double[12], 2}},
+        new Object[] {"blockSums", List.of("b"), new Object[] {doubles(r, 4 * 6 + 3), new double[7]}},
+        new Object[] {"blockSums", List.of("b"), new Object[] {doubles(r, 4 * 6), new double[6]}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -107,6 +112,23 @@ class NestRoundTripTest {
     int before = InterpretingDispatcher.submitted;
     assertSameResults("offsetWraps", new Object[] {doubles(new Random(8), 30), new double[3], Integer.MAX_VALUE - 29});
     assertEquals(before, InterpretingDispatcher.submitted, "the guard declines every launch");
+  }
+
+  /**
+   * A clamp one element too far: the launch is declined, and the original loop throws where Java's does, with
+   * the same partial results. A clamp whose sum wraps has the same results too (the runtime's guard declines
+   * it: {@code LaunchGuardTest}).
+   */
+  @Test
+  void aClampedBoundThatLeavesTheArrayOrWrapsHasJavasResults() throws Exception {
+    Random r = new Random(9);
+    assertTrue(nests.site("clampedTooFar", null).accepted(), nests.site("clampedTooFar", null).reason());
+    assertTrue(nests.site("clampWraps", null).accepted(), nests.site("clampWraps", null).reason());
+    int before = InterpretingDispatcher.submitted;
+    assertSameResults("clampedTooFar", new Object[] {doubles(r, 20), new double[20], 2});
+    assertEquals(before, InterpretingDispatcher.submitted, "a launch that would throw is declined");
+    assertSameResults("clampWraps", new Object[] {doubles(r, 10), new double[4], Integer.MAX_VALUE});
+    assertSameResults("clampWraps", new Object[] {doubles(r, 10), new double[4], 4});
   }
 
   @Test

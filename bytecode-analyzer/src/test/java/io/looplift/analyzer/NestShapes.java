@@ -339,6 +339,73 @@ public class NestShapes {
     return sum(out);
   }
 
+  /** A moving sum over a window clamped at both ends ({@code Math.max(0, i - r)}, {@code Math.min(n, i + r + 1)}). */
+  public static double clampedWindow(double[] a, double[] out, int r) {
+    int n = a.length;
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = Math.max(0, i - r); j < Math.min(n, i + r + 1); j++) s += a[j];
+      out[i] = s;
+    }
+    return sum(out);
+  }
+
+  /** The least of two ints as a library writes it (FastMath.min): a conditional, once inlined. */
+  private static int least(int a, int b) {
+    return a <= b ? a : b;
+  }
+
+  private static int greatest(int a, int b) {
+    return a >= b ? a : b;
+  }
+
+  /** A banded matrix times a vector, its band clamped by helpers rather than by Math. */
+  public static double bandTimes(double[] m, double[] x, double[] y, int band) {
+    int n = x.length;
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = greatest(0, i - band); j <= least(n - 1, i + band); j++) s += m[i * n + j] * x[j];
+      y[i] = s;
+    }
+    return sum(y);
+  }
+
+  /** Sums of blocks of four, the last one narrower: its width is chosen by a test of the block's number. */
+  public static double blockSums(double[] a, double[] sums) {
+    int last = sums.length - 1;
+    for (int b = 0; b < sums.length; b++) {
+      int width = b == last ? a.length - 4 * b : 4;
+      double s = 0;
+      for (int k = 0; k < width; k++) s += a[4 * b + k];
+      sums[b] = s;
+    }
+    return sum(sums);
+  }
+
+  /** A window clamped one element too far ({@code n + 1}): the last rows read past the end and throw. */
+  public static double clampedTooFar(double[] a, double[] out, int r) {
+    int n = a.length;
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int j = Math.max(0, i - r); j < Math.min(n + 1, i + r + 1); j++) s += a[j];
+      out[i] = s;
+    }
+    return sum(out);
+  }
+
+  /**
+   * A clamp whose sum wraps: {@code i + reach} leaves the int range for every row but the first, and Java's
+   * {@code Math.min} then picks the wrapped, negative value: those rows run no iteration.
+   */
+  public static double clampWraps(double[] a, double[] out, int reach) {
+    for (int i = 0; i < out.length; i++) {
+      double s = 0;
+      for (int j = 0; j < Math.min(a.length, i + reach); j++) s += a[j];
+      out[i] = s;
+    }
+    return sum(out);
+  }
+
   /** A dependence carried by the outer loop: never one launch. */
   public static double prefixRows(double[][] a) {
     for (int i = 1; i < a.length; i++) {

@@ -1,7 +1,10 @@
 package io.looplift.runtime;
 
 import io.looplift.ir.Affine;
+import io.looplift.ir.Binary;
+import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Carried;
+import io.looplift.ir.Compare;
 import io.looplift.ir.Const;
 import io.looplift.ir.Gathers;
 import io.looplift.ir.Index;
@@ -13,8 +16,10 @@ import io.looplift.ir.LoopVar;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Reduction;
+import io.looplift.ir.Select;
 import io.looplift.ir.Stmt;
 import io.looplift.ir.Store;
+import io.looplift.ir.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -139,13 +144,29 @@ final class GuardCompiler {
   }
 
   private InnerLoop innerLoop(Loop l, int v, int context) {
-    AffineCode start = affine(l.start(), context, "the start of inner loop " + l.id());
+    BoundCode start = bound(l.start(), context, "the start of inner loop " + l.id());
     if (l.limit() instanceof Length len && types.isRows(len.array())) {
       AffineCode row = affine(len.row(), context, "the row whose length bounds inner loop " + l.id());
       return new InnerLoop(v, context, l.id(), start, null, len.array(), row, l.shape());
     }
-    AffineCode limit = affine(l.limit(), context, "the limit of inner loop " + l.id());
+    BoundCode limit = bound(l.limit(), context, "the limit of inner loop " + l.id());
     return new InnerLoop(v, context, l.id(), start, limit, -1, null, l.shape());
+  }
+
+  /** An inner loop's bound: affine, or min, max or a choice of such pieces ({@link BoundCode}). */
+  private BoundCode bound(Node n, int context, String what) {
+    if (Affine.of(n) == null && n.type() == Type.INT) {
+      if (n instanceof Binary b && (b.op() == BinaryOp.MIN || b.op() == BinaryOp.MAX)) {
+        BoundCode x = bound(b.x(), context, what);
+        BoundCode y = bound(b.y(), context, what);
+        return b.op() == BinaryOp.MIN ? BoundCode.min(x, y) : BoundCode.max(x, y);
+      }
+      if (n instanceof Select s && s.cond() instanceof Compare c && c.x().type() == Type.INT) {
+        return BoundCode.choice(affine(c.x(), context, what), c.cond(), affine(c.y(), context, what),
+            bound(s.ifTrue(), context, what), bound(s.ifFalse(), context, what));
+      }
+    }
+    return BoundCode.affine(affine(n, context, what));
   }
 
   /** Notes every load and row length that computing {@code roots} performs in loop {@code context}. */

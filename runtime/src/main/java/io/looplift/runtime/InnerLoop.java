@@ -5,8 +5,8 @@ import io.looplift.ir.LoopShape;
 
 /**
  * One inner loop of a nest compiled for its guard: its variable's number, the number of the enclosing loop's
- * variable, its start (affine in the enclosing variables) and its limit (affine too, or the length of a row
- * of an array of arrays at an affine row index). {@link #range} gives the values the variable takes where
+ * variable, its start (affine in the enclosing variables, piece by piece: {@link BoundCode}) and its limit
+ * (the same, or the length of a row of an array of arrays at an affine row index). {@link #range} gives the values the variable takes where
  * the enclosing variables lie in given ranges: exact where those ranges are single values, else a superset.
  * Immutable.
  */
@@ -14,14 +14,14 @@ final class InnerLoop {
   private final int var;
   private final int parent;
   private final int id;
-  private final AffineCode start;
+  private final BoundCode start;
   /** Null when the limit is the length of row {@link #lengthRow} of argument {@link #lengthArray}. */
-  private final AffineCode limit;
+  private final BoundCode limit;
   private final int lengthArray;
   private final AffineCode lengthRow;
   private final LoopShape shape;
 
-  InnerLoop(int var, int parent, int id, AffineCode start, AffineCode limit, int lengthArray, AffineCode lengthRow,
+  InnerLoop(int var, int parent, int id, BoundCode start, BoundCode limit, int lengthArray, AffineCode lengthRow,
       LoopShape shape) {
     this.var = var;
     this.parent = parent;
@@ -78,9 +78,6 @@ final class InnerLoop {
         lhi = s.rowLengths.max;
       }
     } catch (ArithmeticException e) {
-      return overflows();
-    }
-    if (slo < Integer.MIN_VALUE || shi > Integer.MAX_VALUE || llo < Integer.MIN_VALUE || lhi > Integer.MAX_VALUE) {
       // Java computes such a bound in wrapping int arithmetic; not worth following.
       return overflows();
     }

@@ -10,6 +10,7 @@ import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Call;
 import io.looplift.ir.Carried;
 import io.looplift.ir.CarriedVar;
+import io.looplift.ir.Compare;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
 import io.looplift.ir.Index;
@@ -21,6 +22,7 @@ import io.looplift.ir.LoopTemplate;
 import io.looplift.ir.LoopVar;
 import io.looplift.ir.Node;
 import io.looplift.ir.Param;
+import io.looplift.ir.Select;
 import io.looplift.ir.Stmt;
 import io.looplift.ir.Store;
 import io.looplift.ir.Type;
@@ -381,6 +383,38 @@ class LaunchGuardTest {
     LoopTemplate t = nest(2, 1, List.of(), false, loop(1, c(0), Cond.LT, I, false, deep));
     accepted(check(t, new Object[] {new double[n * n], new double[n - 1]}, new long[] {n}, 0, n));
     rejected(check(t, new Object[] {new double[n * n], new double[n - 2]}, new long[] {n}, 0, n), "index out of bounds on array 1");
+  }
+
+  @Test
+  void boundsThatAreTheLeastOrGreatestOfAffineFormsAreCheckedPieceByPiece() {
+    // for i: for (j = max(0, i - 2); j < min(n, i + 3); j++) c[i] += a[j]: a window clamped at both ends
+    Node clamped = Binary.of(BinaryOp.MIN, N, add(I, c(3)));
+    Loop window = loop(1, Binary.of(BinaryOp.MAX, c(0), sub(I, c(2))), Cond.LT, clamped, false,
+        store(0, I, load(1, J)));
+    LoopTemplate t = nest(2, 1, List.of(), false, window);
+    accepted(check(t, new Object[] {new double[10], new double[10]}, new long[] {10}, 0, 10));
+    // clamped one past the end: the last rows read a[10]
+    rejected(check(t, new Object[] {new double[10], new double[10]}, new long[] {11}, 0, 10),
+        "index out of bounds on array 1");
+    // i + huge wraps in Java, so Math.min would pick the wrapped value: the guard must not follow its own sum
+    LoopTemplate wraps = nest(2, 1, List.of(), false, loop(1, c(0), Cond.LT,
+        Binary.of(BinaryOp.MIN, c(10), add(I, N)), false, store(0, I, load(1, J))));
+    accepted(check(wraps, new Object[] {new double[4], new double[10]}, new long[] {4}, 0, 4));
+    rejected(check(wraps, new Object[] {new double[4], new double[10]}, new long[] {Integer.MAX_VALUE}, 0, 4),
+        "overflow an int");
+  }
+
+  @Test
+  void aBoundChosenByATestIsCheckedOverBothChoices() {
+    // for b: for (k = 0; k < (b == last ? n - 4b : 4); k++) s[b] += a[4b + k]: blocks of four, the last narrower
+    Node last = new Param(1, Type.INT);
+    Node width = new Select(new Compare(Cond.EQ, I, last), sub(N, mul(c(4), I)), c(4));
+    LoopTemplate t = nest(2, 2, List.of(), false,
+        loop(1, c(0), Cond.LT, width, false, store(0, I, load(1, add(mul(c(4), I), J)))));
+    accepted(check(t, new Object[] {new double[7], new double[27]}, new long[] {27, 6}, 0, 7));
+    // the last block claims two more elements than there are
+    rejected(check(t, new Object[] {new double[7], new double[27]}, new long[] {29, 6}, 0, 7),
+        "index out of bounds on array 1");
   }
 
   @Test

@@ -9,7 +9,8 @@ import java.util.Random;
  * of each query), a small dense matrix product, column sums, heat diffusion stepped in one method (its
  * sweeps queue together), and the forces of an n-body step (every pair through a square root and a
  * division), and a signal scaled by a loop unrolled by hand, then autocorrelated (an inner loop whose test adds
- * the lag). Deterministic: fixed seed, results printed as exact bits.
+ * the lag), smoothed by a moving average clamped at the ends, and summed in blocks whose end a helper clamps.
+ * Deterministic: fixed seed, results printed as exact bits.
  */
 public final class NestWork {
   private NestWork() {}
@@ -187,6 +188,32 @@ public final class NestWork {
     for (; i < in.length; i++) out[i] = in[i] * k;
   }
 
+  /** A moving average over {@code 2r + 1} samples, its window clamped at both ends of the signal. */
+  static void smooth(float[] x, float[] out, int r) {
+    int n = x.length;
+    for (int i = 0; i < n; i++) {
+      int from = Math.max(0, i - r);
+      int to = Math.min(n, i + r + 1);
+      float s = 0f;
+      for (int j = from; j < to; j++) s += x[j];
+      out[i] = s / (to - from);
+    }
+  }
+
+  /** Sums of blocks of 64 samples, the last one shorter: its end is clamped by a helper. */
+  static void blockSums(float[] x, double[] sums) {
+    for (int b = 0; b < sums.length; b++) {
+      double s = 0;
+      for (int j = b * 64; j < least(b * 64 + 64, x.length); j++) s += x[j];
+      sums[b] = s;
+    }
+  }
+
+  /** The lesser of two ints, written as libraries write it (Commons Math's FastMath.min). */
+  private static int least(int a, int b) {
+    return a <= b ? a : b;
+  }
+
   public static void main(String[] args) {
     Random r = new Random(2026);
     int w = 640;
@@ -283,10 +310,15 @@ public final class NestWork {
     for (int i = 0; i < signal.length; i++) signal[i] = (float) Math.sin(i * 0.05) + (r.nextFloat() - 0.5f) * 0.2f;
     float[] scaled = new float[signal.length];
     double[] acf = new double[48];
+    float[] smoothed = new float[signal.length];
+    double[] blocks = new double[(signal.length + 63) / 64];
     for (int round = 0; round < 2; round++) {
       scaleUnrolled(signal, scaled, 0.75f + round);
       autocorrelation(scaled, acf);
       System.out.println("signal " + round + " " + Digest.of(scaled) + " " + Digest.of(acf));
+      smooth(scaled, smoothed, 8 + round);
+      blockSums(smoothed, blocks);
+      System.out.println("smooth " + round + " " + Digest.of(smoothed) + " " + Digest.of(blocks));
     }
   }
 }

@@ -206,7 +206,9 @@ final class ProgramCatalog {
       nest("NestWork", "forces"),
       nest("NestWork", "diffuse"),
       map("NestWork", "scaleUnrolled"),
-      nest("NestWork", "autocorrelation")));
+      nest("NestWork", "autocorrelation"),
+      nest("NestWork", "smooth"),
+      nest("NestWork", "blockSums")));
 
   /** Commons Math's ebeAdd shape: the result a clone of an operand, updated in place, returned at once. */
   static final Program FRESH_OUTPUTS = new Program(P + "FreshOutputs", List.of(
