@@ -7,6 +7,7 @@ import io.looplift.ir.Carried;
 import io.looplift.ir.CarriedVar;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
 import io.looplift.ir.Length;
 import io.looplift.ir.Load;
 import io.looplift.ir.Loop;
@@ -15,6 +16,8 @@ import io.looplift.ir.LoopVar;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Stmt;
+import io.looplift.ir.Unary;
+import io.looplift.ir.UnaryOp;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -157,19 +160,26 @@ final class InnerLoop {
     Cfg.Block first = m.cfg.blockOf(continueOnJump ? m.method.instructions.indexOf(jump.label) : header.end);
     body.openLoop();
     List<SymFrame> back;
+    // The loop's other induction variables, by local: what each iteration adds (empty when none is needed).
+    Map<Integer, Node> increments = Map.of();
     try {
       back = iteration(walker, first, s);
     } catch (Rejection r) {
       // Again with the loop's other induction variables as functions of its variable, if it has any.
       body.closeLoop();
       if (!body.notAffine) throw r;
-      Map<Integer, Node> inductions = inductions(walker, first, s, written, ivar, id, cond, outer, start, headerStep,
-          shifted);
-      // Those read after the loop stay carried values, whose final values the nest keeps.
-      LoopAnalyzer.keepDeadAfter(inductions, Liveness.liveAtEntry(m, exit), r,
-          k -> "local variable " + localName(k) + " is assigned in an inner loop and used after it");
+      Inductions found = inductions(walker, first, s, written, ivar, id, cond, headerStep, shifted);
+      increments = found.increments();
+      increments.keySet().removeIf(k -> !outer.getLocal(k).isPrimitive());
+      if (increments.isEmpty()) throw r;
+      // The loop steps by one: done is the number of iterations before this one.
+      Node done = Binary.of(BinaryOp.SUB, new LoopVar(id), start);
+      if (found.step() < 0) done = Unary.of(UnaryOp.NEG, done);
       SymFrame closed = s.copy();
-      inductions.forEach((k, value) -> closed.setLocal(k, SymValue.primitive(sym.n(value), null)));
+      for (Map.Entry<Integer, Node> e : increments.entrySet()) {
+        Node value = Binary.of(BinaryOp.ADD, outer.getLocal(e.getKey()).node(), Binary.of(BinaryOp.MUL, done, e.getValue()));
+        closed.setLocal(e.getKey(), SymValue.primitive(sym.n(value), null));
+      }
       body.openLoop();
       back = iteration(walker, first, closed);
     }
@@ -200,10 +210,24 @@ final class InnerLoop {
       }
       grew = carried.cardinality() != before;
     }
+    // The locals read after the loop that it moves by the same amount in every iteration: their values after
+    // it in closed form, so that a loop around can see them move by the same amount in each of its iterations.
     BitSet live = Liveness.liveAtEntry(m, exit);
-    if (live.get(ivar)) throw new Rejection("uses the variable of an inner loop after it (" + localName(ivar) + ")");
+    Map<Integer, Node> leftAt = new HashMap<>();
+    Node trips = live.isEmpty() ? null : trips(start, limit, cond, step);
+    if (live.get(ivar)) {
+      if (trips == null) throw new Rejection("uses the variable of an inner loop after it (" + localName(ivar) + ")");
+      // The variable ends at the first value its test rejects, less the test's offset.
+      Node rejected = Binary.of(BinaryOp.ADD, start, Binary.of(BinaryOp.MUL, trips, Const.ofInt(step)));
+      leftAt.put(ivar, testOffset == null ? rejected : Binary.of(BinaryOp.SUB, rejected, testOffset));
+    }
     for (Integer k : finals.keySet()) {
-      if (!carried.get(k) && live.get(k)) {
+      if (!live.get(k)) continue;
+      Node increment = increments.containsKey(k) ? increments.get(k) : incrementPerIteration(finals.get(k), k, id);
+      SymValue init = outer.getLocal(k);
+      if (trips != null && increment != null && init.isPrimitive() && !Nodes.anyMatch(init.node(), x -> x instanceof Load)) {
+        leftAt.put(k, Binary.of(BinaryOp.ADD, init.node(), Binary.of(BinaryOp.MUL, trips, increment)));
+      } else if (!carried.get(k)) {
         throw new Rejection("local variable " + localName(k) + " is assigned in an inner loop and used after it");
       }
     }
@@ -234,8 +258,8 @@ final class InnerLoop {
     SymFrame after = outer.copy();
     for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
       int slot = locals.indexOf(k);
-      after.setLocal(k, slot < 0 ? SymValue.UNKNOWN
-          : SymValue.primitive(sym.n(new LoopOut(id, slot, values.get(slot).type())), null));
+      after.setLocal(k, leftAt.containsKey(k) ? SymValue.primitive(sym.n(leftAt.get(k)), null)
+          : slot < 0 ? SymValue.UNKNOWN : SymValue.primitive(sym.n(new LoopOut(id, slot, values.get(slot).type())), null));
     }
     after.startSegment(sym.newEpoch());
     return Map.of(exit, after);
@@ -248,15 +272,16 @@ final class InnerLoop {
     });
   }
 
+  /** The induction variables of a loop that steps by {@code step}, 1 or -1: what each iteration adds, by local. */
+  private record Inductions(int step, Map<Integer, Node> increments) {}
+
   /**
    * The int locals among {@code written}, other than the loop's variable, that every iteration changes by the
-   * same amount, on every path, while the variable steps by 1 or -1: for each, its value in terms of the loop's variable,
-   * {@code start + (v - v0) * step * increment}, {@code start} and {@code v0} being the two locals' values on
-   * the path {@code outer} enters the loop with. Found by a probing walk from {@code s}, the path after the
-   * exit test, whose statements are dropped; empty when that walk fails too.
+   * same amount, on every path, while the variable steps by 1 or -1. Found by a probing walk from {@code s}, the
+   * path after the exit test, whose statements are dropped; none when that walk fails too.
    */
-  private Map<Integer, Node> inductions(BlockWalker walker, Cfg.Block first, SymFrame s, BitSet written, int ivar,
-      int id, Cond cond, SymFrame outer, Node v0, int headerStep, Node shifted) {
+  private Inductions inductions(BlockWalker walker, Cfg.Block first, SymFrame s, BitSet written, int ivar,
+      int id, Cond cond, int headerStep, Node shifted) {
     Map<Integer, Node> found = new HashMap<>();
     SymFrame end;
     int step;
@@ -265,27 +290,60 @@ final class InnerLoop {
     body.openLoop();
     try {
       List<SymFrame> back = iteration(walker, first, s);
-      if (back.isEmpty()) return found;
+      if (back.isEmpty()) return new Inductions(1, found);
       end = SymFrame.join(back, sym);
       step = step(counted(end.getLocal(ivar), shifted, id), id, cond, headerStep);
     } catch (Rejection r) {
-      return found;
+      return new Inductions(1, found);
     } finally {
       body.closeLoop();
       body.probing = probing;
     }
-    if (Math.abs(step) != 1) return found;
-    Node done = step > 0 ? Binary.of(BinaryOp.SUB, new LoopVar(id), v0) : Binary.of(BinaryOp.SUB, v0, new LoopVar(id));
+    if (Math.abs(step) != 1) return new Inductions(step, found);
     for (int k = written.nextSetBit(0); k >= 0; k = written.nextSetBit(k + 1)) {
-      if (k == ivar || !end.getLocal(k).isPrimitive() || !outer.getLocal(k).isPrimitive()) continue;
-      Node increment = LoopAnalyzer.incrementOf(end.getLocal(k).node(), new CarriedVar(id, k, io.looplift.ir.Type.INT));
-      if (increment == null || Nodes.anyMatch(increment, x -> x instanceof Load || x instanceof CarriedVar
-          || x instanceof LoopOut || x instanceof LoopVar lv && lv.loop() == id)) {
-        continue;
-      }
-      found.put(k, Binary.of(BinaryOp.ADD, outer.getLocal(k).node(), Binary.of(BinaryOp.MUL, done, increment)));
+      if (k == ivar || !end.getLocal(k).isPrimitive()) continue;
+      Node increment = incrementPerIteration(end.getLocal(k).node(), k, id);
+      if (increment != null) found.put(k, increment);
     }
-    return found;
+    return new Inductions(step, found);
+  }
+
+  /**
+   * What an iteration of loop {@code id} adds to int local {@code k}, whose value it leaves as {@code next}: an
+   * amount the loop does not change (it reads no element, nor anything the loop computes); null otherwise.
+   */
+  private static Node incrementPerIteration(Node next, int k, int id) {
+    if (next == null || next.type() != io.looplift.ir.Type.INT) return null;
+    Node increment = LoopAnalyzer.incrementOf(next, new CarriedVar(id, k, io.looplift.ir.Type.INT));
+    if (increment == null || Nodes.anyMatch(increment, x -> x instanceof Load || x instanceof CarriedVar
+        || x instanceof LoopOut || x instanceof LoopVar lv && lv.loop() == id)) {
+      return null;
+    }
+    return increment;
+  }
+
+  /**
+   * How many iterations the loop runs from {@code start} to {@code limit}, as an int node: what the guards'
+   * trip count check ({@code LoopShape.trips}) lets through is always below 2^31. The distance is computed in
+   * long arithmetic, where a loop that runs no iteration may have bounds far apart; or as one invariant when
+   * the two bounds differ by one ({@code j < base + n} from {@code base}), which keeps values after the loop
+   * affine. Null for a {@code !=} test with a step other than one.
+   */
+  private static Node trips(Node start, Node limit, Cond cond, int step) {
+    boolean up = step > 0;
+    if (cond == Cond.NE && Math.abs(step) != 1) return null;
+    Affine apart = Affine.of(Binary.of(BinaryOp.SUB, limit, start));
+    Node distance = apart != null && apart.coefficients().isEmpty()
+        ? Convert.of(apart.constant(), io.looplift.ir.Type.LONG)
+        : Binary.of(BinaryOp.SUB, Convert.of(limit, io.looplift.ir.Type.LONG), Convert.of(start, io.looplift.ir.Type.LONG));
+    if (!up) distance = Unary.of(UnaryOp.NEG, distance);
+    if (cond == Cond.LE || cond == Cond.GE) distance = Binary.of(BinaryOp.ADD, distance, Const.ofLong(1));
+    Node count = Binary.of(BinaryOp.MAX, Const.ofLong(0), distance);
+    long by = Math.abs((long) step);
+    if (by != 1) {
+      count = Binary.of(BinaryOp.DIV, Binary.of(BinaryOp.ADD, count, Const.ofLong(by - 1)), Const.ofLong(by));
+    }
+    return Convert.of(count, io.looplift.ir.Type.INT);
   }
 
   /**

@@ -195,7 +195,7 @@ public class NestShapes {
     return sum(t);
   }
 
-  /** A running index read after its inner loop: not offloaded as one nest. */
+  /** A running index read after its inner loop, which moves it by the row's width. */
   public static double rowEnds(double[] a, double[] out, int[] ends, int w) {
     for (int y = 0; y < ends.length; y++) {
       int p = y * w;
@@ -402,6 +402,43 @@ public class NestShapes {
       double s = 0;
       for (int j = 0; j < Math.min(a.length, i + reach); j++) s += a[j];
       out[i] = s;
+    }
+    return sum(out);
+  }
+
+  /** Rows times a vector as EJML writes it: one running index into the matrix, moved inside and outside the inner loop. */
+  public static double runningRows(double[] m, double[] x, double[] y) {
+    int index = 0;
+    for (int i = 0; i < y.length; i++) {
+      double total = m[index++] * x[0];
+      for (int j = 1; j < x.length; j++) total += m[index++] * x[j];
+      y[i] = total;
+    }
+    return sum(y);
+  }
+
+  /** An outer product written through one running output index. */
+  public static double runningOuter(double[] x, double[] y, double[] a) {
+    int index = 0;
+    for (int i = 0; i < x.length; i++) {
+      double xi = x[i];
+      for (int j = 0; j < y.length; j++) a[index++] = xi * y[j];
+    }
+    return sum(a);
+  }
+
+  /**
+   * Inner loops whose variables are read after them: where an up-counting one stopped (none of its iterations
+   * when {@code upTo} is negative), and a loop counting down by two from {@code i} to {@code low}, inclusive.
+   */
+  public static double stopsAt(double[] a, double[] out, int cols, int upTo, int low) {
+    for (int i = 0; i < out.length; i++) {
+      int j = 0;
+      double s = 0;
+      for (; j < upTo; j++) s += a[i * cols + j];
+      int k = i;
+      for (; k >= low; k -= 2) s += a[k];
+      out[i] = s + j * 1000 + k;
     }
     return sum(out);
   }

@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * same bits with and without it, and named loops of the libraries run offloaded. Commons Math 3.6.1: vector
  * loops that call {@code FastMath.abs}/{@code max} (inlined once Java has initialized FastMath) and methods of
  * vectors whose arrays are private. EJML 0.46.1: element-wise loops calling accessors of an abstract matrix
- * class, one matrix being of a subclass that overrides one of them. Colt 1.2.0: count-down loops whose element
+ * class, one matrix being of a subclass that overrides one of them, and products whose running indices move
+ * through their inner loops. Colt 1.2.0: count-down loops whose element
  * index moves by the vector's stride, on views with strides 2 and -1.
  */
 class RealLibraryTest {
@@ -45,7 +46,8 @@ class RealLibraryTest {
   void ejmlMatricesPrintTheSameAndTheirElementWiseLoopsRunOffloaded(String options) throws Exception {
     assertSameAndOffloaded(EjmlMatrices.class, List.of(DMatrixRMaj.class, CommonOps_DDRM.class), options,
         List.of("ImplCommonOps_DDRM.elementMult", "ImplCommonOps_DDRM.elementDiv", "ImplCommonOps_DDRM.elementSum",
-            "CommonOps_DDRM.add"));
+            "CommonOps_DDRM.add", "MatrixVectorMult_DDRM.mult", "VectorVectorMult_DDRM.outerProd",
+            "MatrixMatrixMult_DDRM.multTransB"));
   }
 
   @ParameterizedTest(name = "options: [{0}]")

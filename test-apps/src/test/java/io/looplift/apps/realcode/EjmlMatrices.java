@@ -3,13 +3,15 @@ package io.looplift.apps.realcode;
 import java.util.Random;
 import org.ejml.data.DMatrixRMaj;
 import org.ejml.dense.row.CommonOps_DDRM;
+import org.ejml.dense.row.mult.VectorVectorMult_DDRM;
 
 /**
  * A program using EJML 0.46.1 as it is on Maven Central, for {@code RealLibraryTest}: dense matrix
  * arithmetic whose element-wise loops call the accessors of {@code DMatrixD1}, an abstract class
  * ({@code a.times(i, b.get(i))}), so a loop runs offloaded only for matrices whose class does not override
- * them. One such class is here, and must get the original loop's results. Deterministic: fixed seed,
- * results printed as exact bits.
+ * them. One such class is here, and must get the original loop's results. Then the products whose loops run
+ * an index on through their inner loops ({@code a.get(indexA++)}): a matrix times a vector, an outer product, a
+ * product with a transposed matrix. Deterministic: fixed seed, results printed as exact bits.
  */
 public final class EjmlMatrices {
   private EjmlMatrices() {}
@@ -55,6 +57,11 @@ public final class EjmlMatrices {
     DMatrixRMaj left = new DMatrixRMaj(m, m);
     DMatrixRMaj right = new DMatrixRMaj(m, m);
     DMatrixRMaj product = new DMatrixRMaj(m, m);
+    DMatrixRMaj transposed = new DMatrixRMaj(m, m);
+    DMatrixRMaj vector = new DMatrixRMaj(n, 1);
+    for (int i = 0; i < n; i++) vector.data[i] = r.nextDouble() - 0.5;
+    DMatrixRMaj image = new DMatrixRMaj(n, 1);
+    DMatrixRMaj outer = new DMatrixRMaj(n, n);
     for (int round = 0; round < rounds; round++) {
       CommonOps_DDRM.elementMult(a, b);
       CommonOps_DDRM.add(a, b, sum);
@@ -64,10 +71,14 @@ public final class EjmlMatrices {
       System.arraycopy(quotient.data, 0, left.data, 0, m * m);
       System.arraycopy(b.data, m * m, right.data, 0, m * m);
       CommonOps_DDRM.mult(left, right, product);
+      CommonOps_DDRM.multTransB(left, right, transposed);
+      CommonOps_DDRM.mult(a, vector, image);
+      VectorVectorMult_DDRM.outerProd(vector, image, outer);
       System.out.println(round + " " + digest(a.data) + " " + digest(quotient.data) + " " + digest(clamped.data)
           + " " + Double.doubleToRawLongBits(CommonOps_DDRM.elementSum(quotient))
           + " " + Double.doubleToRawLongBits(CommonOps_DDRM.elementSum(clamped))
-          + " " + digest(product.data));
+          + " " + digest(product.data) + " " + digest(transposed.data) + " " + digest(image.data)
+          + " " + digest(outer.data));
       CommonOps_DDRM.scale(0.25, a);
     }
   }
