@@ -5,16 +5,21 @@ import io.looplift.ir.Binary;
 import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Compare;
 import io.looplift.ir.Cond;
+import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
 import io.looplift.ir.Node;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Select;
 import io.looplift.ir.Type;
+import io.looplift.ir.Unary;
+import io.looplift.ir.UnaryOp;
 import java.util.function.UnaryOperator;
 
 /**
  * The start or limit of an inner loop that is affine only piece by piece: the least or greatest of affine
  * forms ({@code Math.min(i + 64, n)} of a blocked loop, {@code Math.max(0, i - r)} of a window clamped at
- * the edges) or a choice between them by a comparison of affine forms ({@code b == last ? n - b * 64 : 64}).
+ * the edges), a choice between them by a comparison of affine forms ({@code b == last ? n - b * 64 : 64}), or
+ * where the loop before stopped (an unrolled loop's tail starts at its start plus its trip count times four).
  * Guards bound such a bound from its pieces' ranges ({@code io.looplift.runtime.BoundCode}). Stateless.
  */
 final class PiecewiseBound {
@@ -30,12 +35,30 @@ final class PiecewiseBound {
     return Nodes.rewrite(bound, PiecewiseBound::step);
   }
 
-  /** True when guards can bound {@code bound}: affine, or min, max or a choice of such pieces. */
+  /**
+   * True when guards can bound {@code bound}: an affine int form, or a function of such forms that grows or
+   * shrinks with each operand (min, max, a choice by a comparison of affine forms, sums, differences,
+   * negations, products with a constant, quotients by a positive constant, conversions between int and long),
+   * as {@code io.looplift.runtime.BoundCode} follows them.
+   */
   static boolean guardable(Node bound) {
-    if (Affine.of(bound) != null) return true;
-    if (bound instanceof Binary b && isMinMax(b)) return guardable(b.x()) && guardable(b.y());
-    return bound instanceof Select s && s.cond() instanceof Compare c && Affine.of(c.x()) != null
-        && Affine.of(c.y()) != null && guardable(s.ifTrue()) && guardable(s.ifFalse());
+    boolean isInt = bound.type() == Type.INT;
+    if (isInt && Affine.of(bound) != null) return true;
+    if (!isInt && bound.type() != Type.LONG) return false;
+    if (bound instanceof Const) return true;
+    if (bound instanceof Convert c) return (c.x().type() == Type.INT || c.x().type() == Type.LONG) && guardable(c.x());
+    if (bound instanceof Unary u) return u.op() == UnaryOp.NEG && guardable(u.x());
+    if (bound instanceof Select s) {
+      return isInt && s.cond() instanceof Compare c && Affine.of(c.x()) != null && Affine.of(c.y()) != null
+          && guardable(s.ifTrue()) && guardable(s.ifFalse());
+    }
+    if (!(bound instanceof Binary b)) return false;
+    return switch (b.op()) {
+      case MIN, MAX, ADD, SUB -> guardable(b.x()) && guardable(b.y());
+      case MUL -> b.y() instanceof Const ? guardable(b.x()) : b.x() instanceof Const && guardable(b.y());
+      case DIV -> b.y() instanceof Const k && k.bits() > 0 && guardable(b.x());
+      default -> false;
+    };
   }
 
   /** One node whose operands are canonical already. */

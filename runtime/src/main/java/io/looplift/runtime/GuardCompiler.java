@@ -2,10 +2,10 @@ package io.looplift.runtime;
 
 import io.looplift.ir.Affine;
 import io.looplift.ir.Binary;
-import io.looplift.ir.BinaryOp;
 import io.looplift.ir.Carried;
 import io.looplift.ir.Compare;
 import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
 import io.looplift.ir.Gathers;
 import io.looplift.ir.Index;
 import io.looplift.ir.Length;
@@ -20,6 +20,8 @@ import io.looplift.ir.Select;
 import io.looplift.ir.Stmt;
 import io.looplift.ir.Store;
 import io.looplift.ir.Type;
+import io.looplift.ir.Unary;
+import io.looplift.ir.UnaryOp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -153,20 +155,42 @@ final class GuardCompiler {
     return new InnerLoop(v, context, l.id(), start, limit, -1, null, l.shape());
   }
 
-  /** An inner loop's bound: affine, or min, max or a choice of such pieces ({@link BoundCode}). */
+  /** An inner loop's bound: affine, or a monotone function of affine pieces ({@link BoundCode}). */
   private BoundCode bound(Node n, int context, String what) {
-    if (Affine.of(n) == null && n.type() == Type.INT) {
-      if (n instanceof Binary b && (b.op() == BinaryOp.MIN || b.op() == BinaryOp.MAX)) {
-        BoundCode x = bound(b.x(), context, what);
-        BoundCode y = bound(b.y(), context, what);
-        return b.op() == BinaryOp.MIN ? BoundCode.min(x, y) : BoundCode.max(x, y);
-      }
-      if (n instanceof Select s && s.cond() instanceof Compare c && c.x().type() == Type.INT) {
-        return BoundCode.choice(affine(c.x(), context, what), c.cond(), affine(c.y(), context, what),
-            bound(s.ifTrue(), context, what), bound(s.ifFalse(), context, what));
+    boolean isInt = n.type() == Type.INT;
+    if (isInt && Affine.of(n) != null) return BoundCode.affine(affine(n, context, what));
+    if (n instanceof Const c && n.type() == Type.LONG) return BoundCode.constant(c.bits());
+    if (n instanceof Convert cv && (isInt || n.type() == Type.LONG)
+        && (cv.x().type() == Type.INT || cv.x().type() == Type.LONG)) {
+      return BoundCode.conversion(bound(cv.x(), context, what), isInt);
+    }
+    if (n instanceof Unary u && u.op() == UnaryOp.NEG) return BoundCode.negation(bound(u.x(), context, what), isInt);
+    if (n instanceof Select s && isInt && s.cond() instanceof Compare c && c.x().type() == Type.INT) {
+      return BoundCode.choice(affine(c.x(), context, what), c.cond(), affine(c.y(), context, what),
+          bound(s.ifTrue(), context, what), bound(s.ifFalse(), context, what));
+    }
+    if (n instanceof Binary b && (isInt || n.type() == Type.LONG)) {
+      switch (b.op()) {
+        case MIN:
+          return BoundCode.min(bound(b.x(), context, what), bound(b.y(), context, what), isInt);
+        case MAX:
+          return BoundCode.max(bound(b.x(), context, what), bound(b.y(), context, what), isInt);
+        case ADD:
+          return BoundCode.sum(bound(b.x(), context, what), bound(b.y(), context, what), isInt);
+        case SUB:
+          return BoundCode.difference(bound(b.x(), context, what), bound(b.y(), context, what), isInt);
+        case MUL:
+          if (b.y() instanceof Const k) return BoundCode.product(bound(b.x(), context, what), k.bits(), isInt);
+          if (b.x() instanceof Const k) return BoundCode.product(bound(b.y(), context, what), k.bits(), isInt);
+          break;
+        case DIV:
+          if (b.y() instanceof Const k && k.bits() > 0) return BoundCode.quotient(bound(b.x(), context, what), k.bits(), isInt);
+          break;
+        default:
+          break;
       }
     }
-    return BoundCode.affine(affine(n, context, what));
+    throw new Unguardable(what + " is not affine piece by piece");
   }
 
   /** Notes every load and row length that computing {@code roots} performs in loop {@code context}. */

@@ -13,6 +13,7 @@ import io.looplift.ir.CarriedVar;
 import io.looplift.ir.Compare;
 import io.looplift.ir.Cond;
 import io.looplift.ir.Const;
+import io.looplift.ir.Convert;
 import io.looplift.ir.Index;
 import io.looplift.ir.Length;
 import io.looplift.ir.Load;
@@ -402,6 +403,27 @@ class LaunchGuardTest {
     accepted(check(wraps, new Object[] {new double[4], new double[10]}, new long[] {4}, 0, 4));
     rejected(check(wraps, new Object[] {new double[4], new double[10]}, new long[] {Integer.MAX_VALUE}, 0, 4),
         "overflow an int");
+  }
+
+  @Test
+  void aTailThatStartsWhereAnUnrolledLoopStoppedIsBoundedThroughItsTripCount() {
+    // for i: { for (c = 0; c + 4 <= n; c += 4) y[i] = a[c + 3]; for (; c < n; c++) y[i] = a[c]; }, as the
+    // analyzer states it: the first loop counts c + 4 from 4, and leaves c at 4 * trips
+    Node distance = add(sub(new Convert(N, Type.LONG), Const.ofLong(4)), Const.ofLong(1));
+    Node trips = new Convert(Binary.of(BinaryOp.DIV, add(Binary.of(BinaryOp.MAX, Const.ofLong(0), distance),
+        Const.ofLong(3)), Const.ofLong(4)), Type.INT);
+    Node stopped = sub(add(c(4), mul(trips, c(4))), c(4));
+    Loop unrolled = new Loop(1, c(4), N, Cond.LE, 4, List.of(), List.of(store(0, I, load(1, sub(J, c(1))))),
+        Const.TRUE, false);
+    Loop tail = loop(2, stopped, Cond.LT, N, false, store(0, I, load(1, K)));
+    LoopTemplate t = nest(2, 1, List.of(), false, unrolled, tail);
+    for (int n : new int[] {0, 3, 8, 10}) {
+      accepted(check(t, new Object[] {new double[5], new double[n]}, new long[] {n}, 0, 5));
+      if (n > 0) {
+        rejected(check(t, new Object[] {new double[5], new double[n - 1]}, new long[] {n}, 0, 5),
+            "index out of bounds on array 1");
+      }
+    }
   }
 
   @Test

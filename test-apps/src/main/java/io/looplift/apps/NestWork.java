@@ -1,5 +1,6 @@
 package io.looplift.apps;
 
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -8,7 +9,8 @@ import java.util.Random;
  * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
  * of each query), a small dense matrix product, column sums, heat diffusion stepped in one method (its
  * sweeps queue together), and the forces of an n-body step (every pair through a square root and a
- * division), and a signal scaled by a loop unrolled by hand, then autocorrelated (an inner loop whose test adds
+ * division), rows times a vector through an inner loop unrolled by hand and its tail, and a signal scaled by a
+ * loop unrolled by hand, then autocorrelated (an inner loop whose test adds
  * the lag), smoothed by a moving average clamped at the ends, and summed in blocks whose end a helper clamps.
  * Deterministic: fixed seed, results printed as exact bits.
  */
@@ -188,6 +190,21 @@ public final class NestWork {
     for (; i < in.length; i++) out[i] = in[i] * k;
   }
 
+  /** Rows of a matrix times a vector, the inner loop unrolled by four by hand, then its tail. */
+  static void rowsTimes(double[] m, double[] x, double[] y) {
+    int cols = x.length;
+    for (int r = 0; r < y.length; r++) {
+      double s = 0;
+      int c = 0;
+      for (; c + 4 <= cols; c += 4) {
+        s += m[r * cols + c] * x[c] + m[r * cols + c + 1] * x[c + 1] + m[r * cols + c + 2] * x[c + 2]
+            + m[r * cols + c + 3] * x[c + 3];
+      }
+      for (; c < cols; c++) s += m[r * cols + c] * x[c];
+      y[r] = s;
+    }
+  }
+
   /** A moving average over {@code 2r + 1} samples, its window clamped at both ends of the signal. */
   static void smooth(float[] x, float[] out, int r) {
     int n = x.length;
@@ -268,6 +285,9 @@ public final class NestWork {
     double[] sums = new double[n];
     columnSums(c, sums, n, n);
     System.out.println("matmul " + Digest.of(c) + " " + Digest.of(sums));
+    double[] image = new double[97];
+    rowsTimes(c, Arrays.copyOf(sums, 95), image);
+    System.out.println("rows " + Digest.of(image));
 
     float[] rgb = new float[3 * w * h];
     for (int i = 0; i < rgb.length; i++) rgb[i] = r.nextFloat();

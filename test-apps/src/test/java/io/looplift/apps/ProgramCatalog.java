@@ -201,6 +201,7 @@ final class ProgramCatalog {
       nest("NestWork", "nearest"),
       nest("NestWork", "matmul"),
       nest("NestWork", "columnSums"),
+      nest("NestWork", "rowsTimes"),
       map("NestWork", "deinterleave"),
       nest("NestWork", "curve"),
       nest("NestWork", "forces"),
