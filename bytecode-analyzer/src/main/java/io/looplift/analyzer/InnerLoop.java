@@ -214,7 +214,7 @@ final class InnerLoop {
     // it in closed form, so that a loop around can see them move by the same amount in each of its iterations.
     BitSet live = Liveness.liveAtEntry(m, exit);
     Map<Integer, Node> leftAt = new HashMap<>();
-    Node trips = live.isEmpty() ? null : trips(start, limit, cond, step);
+    Node trips = trips(start, limit, cond, step);
     if (live.get(ivar)) {
       if (trips == null) throw new Rejection("uses the variable of an inner loop after it (" + localName(ivar) + ")");
       // The variable ends at the first value its test rejects, less the test's offset.

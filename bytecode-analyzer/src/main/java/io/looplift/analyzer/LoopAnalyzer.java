@@ -25,7 +25,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.objectweb.asm.Opcodes;
@@ -216,7 +215,7 @@ final class LoopAnalyzer {
 
     // Pass 2: the whole body with the induction variable as Index; again with the other induction variables
     // as functions of Index when it fails (a store at out[j] where j += 2 in every iteration is not affine
-    // until j is known to be one). Those read after the loop stay what they were (a count is a reduction).
+    // until j is known to be one).
     LoopBody body = new LoopBody();
     SymFrame end;
     try {
@@ -233,14 +232,21 @@ final class LoopAnalyzer {
       } catch (Rejection again) {
         throw r;
       }
-      keepDeadAfter(inductions, Liveness.liveAtEntry(ctx, exit), r,
-          k -> "local variable " + localName(k) + " is assigned in the loop and used after it");
+      if (inductions.isEmpty()) throw r;
       body = new LoopBody();
       SymFrame initial = initialFrame(body, entryFrame, written, ivar, headerStep);
       for (Map.Entry<Integer, Induction> e : inductions.entrySet()) {
         initial.setLocal(e.getKey(), SymValue.primitive(e.getValue().value(body, probing, e.getKey(), ivar), null));
       }
       end = walkBody(loop, jump, continueOnJump, body, initial, ivar, headerStep);
+      // Those read after the loop are also the sums of what each iteration adds: accumulators, whose final
+      // values a launch leaves in them as it does any reduction's.
+      BitSet live = Liveness.liveAtEntry(ctx, exit);
+      for (Map.Entry<Integer, Induction> e : inductions.entrySet()) {
+        if (!live.get(e.getKey())) continue;
+        Node sum = Binary.of(BinaryOp.ADD, new Acc(e.getKey(), io.looplift.ir.Type.INT), e.getValue().increment(body, probing));
+        end.setLocal(e.getKey(), SymValue.primitive(sum, null));
+      }
     }
 
     body.checkGathers();
@@ -438,10 +444,13 @@ final class LoopAnalyzer {
     Node value(LoopBody body, LoopBody probed, int local, int ivar) {
       Node start = body.param(io.looplift.ir.Type.INT, List.of(new VarInsnNode(Opcodes.ILOAD, local))).node();
       Node i0 = body.param(io.looplift.ir.Type.INT, List.of(new VarInsnNode(Opcodes.ILOAD, ivar))).node();
-      Node increment = Nodes.rewrite(this.increment, x -> x instanceof Param p
-          ? body.param(p.type(), probed.paramRecipes.get(p)).node() : x);
       Node done = step > 0 ? Binary.of(BinaryOp.SUB, Index.I, i0) : Binary.of(BinaryOp.SUB, i0, Index.I);
-      return Binary.of(BinaryOp.ADD, start, Binary.of(BinaryOp.MUL, done, increment));
+      return Binary.of(BinaryOp.ADD, start, Binary.of(BinaryOp.MUL, done, increment(body, probed)));
+    }
+
+    /** The increment, for a walk of {@code body}, its parameters moved over from {@code probed}'s. */
+    Node increment(LoopBody body, LoopBody probed) {
+      return Nodes.rewrite(increment, x -> x instanceof Param p ? body.param(p.type(), probed.paramRecipes.get(p)).node() : x);
     }
   }
 
@@ -460,20 +469,6 @@ final class LoopAnalyzer {
       if (increment != null && Affine.isInvariant(increment)) found.put(k, new Induction(increment, step));
     }
     return found;
-  }
-
-  /**
-   * Leaves in {@code inductions} the locals not {@code live} after their loop, which alone can be replaced by
-   * their values in terms of the loop variable (the others keep their final values as what they were).
-   *
-   * @throws Rejection when none is left: {@code readAfter}'s, naming one that was read after the loop, or else
-   *     {@code failure}, why the loop was rejected without them
-   */
-  static void keepDeadAfter(Map<Integer, ?> inductions, BitSet live, Rejection failure, IntFunction<String> readAfter) {
-    int read = inductions.keySet().stream().filter(live::get).findFirst().orElse(-1);
-    inductions.keySet().removeIf(live::get);
-    if (!inductions.isEmpty()) return;
-    throw read >= 0 ? new Rejection(readAfter.apply(read)) : failure;
   }
 
   /**

@@ -287,7 +287,7 @@ public class NestShapes {
     return count + sum(out);
   }
 
-  /** A second index used after the loop: not offloaded (its final value would be lost). */
+  /** A second index used after the loop: the launch leaves its final value, as a count's. */
   public static double packedCount(double[] a, double[] out) {
     int j = 0;
     for (int i = 0; i < a.length; i++) out[j++] = a[i] + 1;

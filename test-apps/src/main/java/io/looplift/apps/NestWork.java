@@ -7,7 +7,8 @@ import java.util.Random;
  * Work done in loop nests, the way numeric Java is usually written: an image pipeline (a 3x3 box blur, a
  * Sobel edge magnitude, a per-row normalization of a matrix of features), a k-nearest-neighbour search over
  * 768-dimensional embeddings (a distance matrix through a helper with a loop, then the nearest base vector
- * of each query), a small dense matrix product, column sums, heat diffusion stepped in one method (its
+ * of each query), a small dense matrix product, column sums, colour planes split and joined again through
+ * running indices (the joining one read after its loop), heat diffusion stepped in one method (its
  * sweeps queue together), and the forces of an n-body step (every pair through a square root and a
  * division), rows times a vector through an inner loop unrolled by hand and its tail, and a signal scaled by a
  * loop unrolled by hand, then autocorrelated (an inner loop whose test adds
@@ -149,6 +150,20 @@ public final class NestWork {
       green[i] = rgb[p++];
       blue[i] = rgb[p++];
     }
+  }
+
+  /**
+   * Interleaves three planes back into {@code rgb} from element {@code at} on, through a running index, and
+   * returns where it stopped: the index is read after the loop.
+   */
+  static int interleave(float[] red, float[] green, float[] blue, float[] rgb, int at) {
+    int p = at;
+    for (int i = 0; i < red.length; i++) {
+      rgb[p++] = blue[i];
+      rgb[p++] = red[i];
+      rgb[p++] = green[i];
+    }
+    return p;
   }
 
   /** The gravitational pull on each of the bodies at {@code (px, py)} with masses {@code mass}, softened. */
@@ -296,6 +311,9 @@ public final class NestWork {
     float[] blue = new float[w * h];
     deinterleave(rgb, red, green, blue);
     System.out.println("planes " + Digest.of(red) + " " + Digest.of(green) + " " + Digest.of(blue));
+    float[] bgr = new float[rgb.length + 5];
+    int stopped = interleave(red, green, blue, bgr, 5);
+    System.out.println("bgr " + Digest.of(bgr) + " " + stopped);
     curve(red, green, w, h);
     System.out.println("curve " + Digest.of(green));
 

@@ -203,6 +203,7 @@ final class ProgramCatalog {
       nest("NestWork", "columnSums"),
       nest("NestWork", "rowsTimes"),
       map("NestWork", "deinterleave"),
+      reduce("NestWork", "interleave"),
       nest("NestWork", "curve"),
       nest("NestWork", "forces"),
       nest("NestWork", "diffuse"),
