@@ -205,17 +205,27 @@ public final class NestWork {
     for (; i < in.length; i++) out[i] = in[i] * k;
   }
 
-  /** Rows of a matrix times a vector, the inner loop unrolled by four by hand, then its tail. */
+  /**
+   * Rows of a matrix times a vector, the inner loop unrolled by four by hand into four partial sums, then its
+   * tail going on from where it stopped.
+   */
   static void rowsTimes(double[] m, double[] x, double[] y) {
     int cols = x.length;
     for (int r = 0; r < y.length; r++) {
-      double s = 0;
+      int base = r * cols;
+      double s0 = 0;
+      double s1 = 0;
+      double s2 = 0;
+      double s3 = 0;
       int c = 0;
       for (; c + 4 <= cols; c += 4) {
-        s += m[r * cols + c] * x[c] + m[r * cols + c + 1] * x[c + 1] + m[r * cols + c + 2] * x[c + 2]
-            + m[r * cols + c + 3] * x[c + 3];
+        s0 += m[base + c] * x[c];
+        s1 += m[base + c + 1] * x[c + 1];
+        s2 += m[base + c + 2] * x[c + 2];
+        s3 += m[base + c + 3] * x[c + 3];
       }
-      for (; c < cols; c++) s += m[r * cols + c] * x[c];
+      double s = (s0 + s1) + (s2 + s3);
+      for (; c < cols; c++) s += m[base + c] * x[c];
       y[r] = s;
     }
   }
