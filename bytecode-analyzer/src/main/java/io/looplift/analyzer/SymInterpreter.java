@@ -12,6 +12,7 @@ import io.looplift.ir.Length;
 import io.looplift.ir.Load;
 import io.looplift.ir.LoopSite;
 import io.looplift.ir.Node;
+import io.looplift.ir.Param;
 import io.looplift.ir.Nodes;
 import io.looplift.ir.Select;
 import io.looplift.ir.Unary;
@@ -727,7 +728,11 @@ final class SymInterpreter extends Interpreter<SymValue> {
     });
     if (exits.isEmpty()) throw new Rejection("calls a helper that never returns");
     caller.continueFrom(SymFrame.join(exits, this));
-    return returnsValue ? SymValue.primitive(select(conds, values), null) : null;
+    if (!returnsValue) return null;
+    Node result = select(conds, values);
+    // A helper that returns a value the loop does not change, read from a field (a getter, a synthetic
+    // access$ method): the value keeps that read's recipe, so that it may be a loop's limit.
+    return SymValue.primitive(result, result instanceof Param p ? body.paramRecipes.get(p) : null);
   }
 
   /** A call to a JDK method that is pure on primitives, kept as a {@link Call}. */

@@ -48,7 +48,10 @@ class HelperInliningTest {
         new Object[] {"weighAll", "weighted", new Object[] {1.5, doubles(r, 25), doubles(r, 25), new double[25]}},
         new Object[] {"shiftAll", "finalHelper", new Object[] {0.25, doubles(r, 25), new double[25]}},
         new Object[] {"applyAll", "overridable", new Object[] {2.0, doubles(r, 10), new double[10]}},
-        new Object[] {"otherAll", "onAnother", new Object[] {2.0, doubles(r, 10), new double[10]}});
+        new Object[] {"otherAll", "onAnother", new Object[] {2.0, doubles(r, 10), new double[10]}},
+        new Object[] {"upToSize", "upToSize", new Object[] {new HelperShapes.Filled(17), doubles(r, 20), new double[20]}},
+        new Object[] {"upToAccessor", "upToAccessor",
+            new Object[] {new HelperShapes.Filled(20), doubles(r, 20), new double[20]}});
   }
 
   @ParameterizedTest(name = "{0}")
@@ -154,6 +157,16 @@ class HelperInliningTest {
         new double[20]});
     assertTrue(InterpretingDispatcher.submitted > before, "never offloaded");
     assertSameResults("gatherSealed", new Object[] {null, new double[20]});
+  }
+
+  /** A limit read through a getter of a null object: the loop throws where Java's does, before any iteration. */
+  @Test
+  void aLimitReadThroughAGetterOfNullThrowsAsJavaDoes() throws Exception {
+    for (String loop : new String[] {"upToSize", "upToAccessor"}) {
+      Object[] args = {null, doubles(new Random(29), 8), new double[8]};
+      assertEquals(NullPointerException.class.getName(), Rewritten.invoke(shapes.lifted, loop, RewriteRoundTripTest.deepCopy(args)));
+      assertSameResults(loop, args);
+    }
   }
 
   @Test

@@ -91,6 +91,37 @@ public class HelperShapes {
     for (int i = 0; i < x.length; i++) out[i] = other.shift(x[i]);
   }
 
+  /** A buffer filled to {@link #size()}, a private field, as collections keep theirs. */
+  public static class Filled {
+    private final int size;
+
+    public Filled(int size) {
+      this.size = size;
+    }
+
+    public int size() {
+      return size;
+    }
+
+    /**
+     * What javac wrote for an inner class reading an outer class's private field before Java 11 (package-private
+     * there; public here, as the tests run the rewritten class in a loader of its own).
+     */
+    public static int access$000(Filled f) {
+      return f.size;
+    }
+  }
+
+  /** A loop whose limit is a getter of another object, called by Java at every iteration. */
+  public static void upToSize(Filled f, double[] x, double[] out) {
+    for (int i = 0; i < f.size(); i++) out[i] = x[i] * 3;
+  }
+
+  /** A loop whose limit a synthetic-style static accessor of another class reads from a private field. */
+  public static void upToAccessor(Filled f, double[] x, double[] out) {
+    for (int i = 0; i < Filled.access$000(f); i++) out[i] = x[i] - 1;
+  }
+
   /** A vector whose accessor a loop calls: neither the class nor the methods are final. */
   public static class Vec {
     public final double[] data;
