@@ -325,17 +325,18 @@ final class InnerLoop {
   /**
    * How many iterations the loop runs from {@code start} to {@code limit}, as an int node: what the guards'
    * trip count check ({@code LoopShape.trips}) lets through is always below 2^31. The distance is computed in
-   * long arithmetic, where a loop that runs no iteration may have bounds far apart; or as one invariant when
-   * the two bounds differ by one ({@code j < base + n} from {@code base}), which keeps values after the loop
-   * affine. Null for a {@code !=} test with a step other than one.
+   * long arithmetic, where a loop that runs no iteration may have bounds far apart; from the two bounds'
+   * invariant parts alone where their variables' terms are the same ({@code j < base + n} from {@code base}),
+   * which keeps values after the loop affine. Null for a {@code !=} test with a step other than one.
    */
   private static Node trips(Node start, Node limit, Cond cond, int step) {
     boolean up = step > 0;
     if (cond == Cond.NE && Math.abs(step) != 1) return null;
-    Affine apart = Affine.of(Binary.of(BinaryOp.SUB, limit, start));
-    Node distance = apart != null && apart.coefficients().isEmpty()
-        ? Convert.of(apart.constant(), io.looplift.ir.Type.LONG)
-        : Binary.of(BinaryOp.SUB, Convert.of(limit, io.looplift.ir.Type.LONG), Convert.of(start, io.looplift.ir.Type.LONG));
+    Affine from = Affine.of(start);
+    Affine to = Affine.of(limit);
+    boolean sameTerms = from != null && to != null && from.coefficients().equals(to.coefficients());
+    Node distance = Binary.of(BinaryOp.SUB, Convert.of(sameTerms ? to.constant() : limit, io.looplift.ir.Type.LONG),
+        Convert.of(sameTerms ? from.constant() : start, io.looplift.ir.Type.LONG));
     if (!up) distance = Unary.of(UnaryOp.NEG, distance);
     if (cond == Cond.LE || cond == Cond.GE) distance = Binary.of(BinaryOp.ADD, distance, Const.ofLong(1));
     Node count = Binary.of(BinaryOp.MAX, Const.ofLong(0), distance);

@@ -458,6 +458,21 @@ public class NestShapes {
     return sum(y);
   }
 
+  /**
+   * An inner loop read after it whose bounds may lie further apart than an int reaches ({@code p} near
+   * {@code Integer.MAX_VALUE}, {@code q} near {@code Integer.MIN_VALUE}): it runs no iteration, and its variable
+   * stays where it started.
+   */
+  public static double farApart(double[] a, double[] out, int p, int q) {
+    for (int i = 0; i < out.length; i++) {
+      double s = 0;
+      int j = i + p;
+      for (; j < i + q; j++) s += a[j - i - p];
+      out[i] = s + j;
+    }
+    return sum(out);
+  }
+
   /** A dependence carried by the outer loop: never one launch. */
   public static double prefixRows(double[][] a) {
     for (int i = 1; i < a.length; i++) {
