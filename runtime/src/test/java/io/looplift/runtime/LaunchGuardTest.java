@@ -283,6 +283,76 @@ class LaunchGuardTest {
   }
 
   @Test
+  void aSiteThatPassedChecksAgainWhateverChangedInItsRows() {
+    // One site launched again and again, as a nest inside a sequential loop is: what passed is remembered.
+    LoopTemplate t = rowIncrement();
+    int site = sites++;
+    double[][] m = {new double[4], new double[4], new double[4], new double[4]};
+    accepted(guard.check(site, t, false, new Object[] {m}, new long[0], new long[0], 0, 1, 3));
+    accepted(guard.check(site, t, false, new Object[] {m}, new long[0], new long[0], 1, 1, 2)); // rows 1..2
+    m[3] = m[0];
+    rejected(guard.check(site, t, false, new Object[] {m}, new long[0], new long[0], 0, 1, 4),
+        "row 3 of array 0 is written and is also an earlier row"); // a row beyond those that passed
+    m[3] = new double[4];
+    accepted(guard.check(site, t, false, new Object[] {m}, new long[0], new long[0], 0, 1, 4));
+    m[2] = m[1];
+    rejected(guard.check(site, t, false, new Object[] {m}, new long[0], new long[0], 1, 1, 2),
+        "row 2 of array 0 is written and is also an earlier row"); // within them, but replaced
+    accepted(guard.check(site, t, false, new Object[] {m}, new long[0], new long[0], 2, 1, 2));
+    double[][] same = {m[0], m[1], m[1], m[3]}; // another array of arrays, its rows as m's
+    rejected(guard.check(site, t, false, new Object[] {same}, new long[0], new long[0], 1, 1, 2),
+        "row 2 of array 0 is written and is also an earlier row");
+  }
+
+  @Test
+  void aSiteThatPassedChecksAReadRowThatBecameAWrittenOne() {
+    // for i: for j < n: w[i][j] = r[i][j] + x[j], launched again with r's rows changed.
+    int n = 4;
+    Loop body = loop(1, c(0), Cond.LT, N, true, store(0, I, J, add(load(1, I, J), load(2, J))));
+    LoopTemplate t = nest(3, 1, List.of(0, 1), false, body);
+    int site = sites++;
+    double[][] w = new double[3][n];
+    double[][] r = new double[3][n];
+    double[] x = new double[n];
+    accepted(guard.check(site, t, false, new Object[] {w, r, x}, new long[] {n}, new long[0], 0, 1, 3));
+    r[1] = w[2];
+    rejected(guard.check(site, t, false, new Object[] {w, r, x}, new long[] {n}, new long[0], 0, 1, 3),
+        "row 1 of array 1 is also a written row of array 0");
+    accepted(guard.check(site, t, false, new Object[] {w, r, x}, new long[] {n}, new long[0], 2, 1, 1));
+    r[1] = new double[n];
+    accepted(guard.check(site, t, false, new Object[] {w, r, x}, new long[] {n}, new long[0], 0, 1, 3));
+    rejected(guard.check(site, t, false, new Object[] {w, r, w[0]}, new long[] {n}, new long[0], 0, 1, 3),
+        "array 2 is also a written row of array 0");
+  }
+
+  @Test
+  void aSiteThatPassedChecksAReadArgumentThatIsAnotherArrayNow() {
+    // for i: for j < n: w[i][j] += x[j], x a different array in each launch (the row a loop around it picks).
+    int n = 4;
+    Loop body = loop(1, c(0), Cond.LT, N, true, store(0, I, J, add(load(0, I, J), load(1, J))));
+    LoopTemplate rows = nest(2, 1, List.of(0), false, body);
+    int site = sites++;
+    double[][] w = new double[3][n];
+    accepted(guard.check(site, rows, false, new Object[] {w, new double[n]}, new long[] {n}, new long[0], 0, 1, 3));
+    accepted(guard.check(site, rows, false, new Object[] {w, new double[n]}, new long[] {n}, new long[0], 0, 1, 3));
+    rejected(guard.check(site, rows, false, new Object[] {w, w[1]}, new long[] {n}, new long[0], 0, 1, 3),
+        "array 1 is also a written row of array 0");
+    accepted(guard.check(site, rows, false, new Object[] {w, w[1]}, new long[] {n}, new long[0], 2, 1, 1));
+    rejected(guard.check(site, rows, false, new Object[] {w, w[2]}, new long[] {n}, new long[0], 2, 1, 1),
+        "array 1 is also a written row of array 0");
+
+    // for i: for j < n: c[i*n + j] = m[i][j] + x[j], c written whole: x may not be c.
+    LoopTemplate flatOut = nest(3, 1, List.of(1), false,
+        loop(1, c(0), Cond.LT, N, true, store(0, add(mul(I, N), J), add(load(1, I, J), load(2, J)))));
+    int other = sites++;
+    double[] c = new double[3 * n];
+    double[][] m = new double[3][n];
+    accepted(guard.check(other, flatOut, false, new Object[] {c, m, new double[n]}, new long[] {n}, new long[0], 0, 1, 3));
+    rejected(guard.check(other, flatOut, false, new Object[] {c, m, c}, new long[] {n}, new long[0], 0, 1, 3),
+        "array 0 is written and is also array 2");
+  }
+
+  @Test
   void aWrittenArrayThatIsAlsoAReadRowIsRejected() {
     // for i: for j < n: c[i*n + j] = m[i][j]
     int n = 3;
