@@ -18,7 +18,10 @@ import java.util.function.Function;
  *   <li>At a size class where every candidate was measured: the fastest there, the original bytecode winning
  *       unless an offload is {@link #OFFLOAD_MARGIN} faster.
  *   <li>When some candidates have no measured size on both sides of the class (a new kernel, a size beyond every
- *       measured one, a device measured at other sizes than the rest): measure those first.
+ *       measured one, a device measured at other sizes than the rest): measure those first; but not an offload
+ *       {@link Measurements#OUT_OF_REACH} times slower than another candidate at its smallest measured size,
+ *       at a smaller one, nor the original bytecode that far behind an offload at its largest, at a larger one
+ *       (see {@link #outOfReach}).
  *   <li>Otherwise, the fastest by {@link CostModel} estimate, provided the runner-up is estimated at least
  *       {@code trust} times slower; closer than that, interpolation could be on the wrong side of a crossover,
  *       so measure every candidate there.
@@ -68,18 +71,52 @@ final class Decider {
     List<Ranked> ranked = rank(live, points, size);
     if (!mayMeasure) return best(live, ranked, size);
     if (remeasuring) return new Measure(live);
-    if (ranked.size() == live.size() && ranked.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
-      return pick(ranked, "fastest measured at 2^" + size.sizeClass());
-    }
-    List<String> unknown = new ArrayList<>(live);
+    List<Ranked> inReach = new ArrayList<>(ranked);
+    inReach.removeIf(r -> outOfReach(r, ranked, size.sizeClass()));
+    if (inReach.isEmpty()) inReach = ranked; // noise said each loses to the others: measure them all
+    List<String> candidates = new ArrayList<>(live);
     for (Ranked r : ranked) {
+      if (!inReach.contains(r)) candidates.remove(r.candidate);
+    }
+    if (inReach.size() == candidates.size() && inReach.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
+      return pick(inReach, "fastest measured at 2^" + size.sizeClass());
+    }
+    List<String> unknown = new ArrayList<>(candidates);
+    for (Ranked r : inReach) {
       if (r.estimate.bracketed()) unknown.remove(r.candidate);
     }
     if (!unknown.isEmpty()) return new Measure(unknown);
-    if (margin(ranked) >= trust) {
-      return pick(ranked, "interpolated at 2^" + size.sizeClass() + " between measured sizes");
+    if (margin(inReach) >= trust) {
+      return pick(inReach, "interpolated at 2^" + size.sizeClass() + " between measured sizes");
     }
-    return new Measure(live);
+    return new Measure(candidates);
+  }
+
+  /**
+   * True when {@code r} need not be measured at {@code sizeClass}, beyond the sizes it was measured at, because
+   * it was {@link Measurements#OUT_OF_REACH} times slower at the nearest of them, on the side where its gap only
+   * widens: an offload slower than the original bytecode, below its smallest measured size (its fixed costs,
+   * the pool's hand-off or a device's launch and transfers, weigh more on less work); the original bytecode
+   * slower than an offload, above its largest (the offload's rate counts more on more work). A triangular
+   * solve launches its nest once per row, each launch smaller than the last: every new size class was measured
+   * on every candidate, and a PoCL device 40 times behind took 300 ms and most of the kernel's measuring
+   * budget, which the re-checks of the close candidates then lacked.
+   */
+  private static boolean outOfReach(Ranked r, List<Ranked> ranked, int sizeClass) {
+    if (r.points.isEmpty()) return false;
+    boolean bytecode = r.candidate.equals(Candidate.BYTECODE);
+    Point nearest = bytecode ? r.points.get(r.points.size() - 1) : r.points.get(0);
+    if (bytecode ? sizeClass <= nearest.sizeClass() : sizeClass >= nearest.sizeClass()) return false;
+    for (Ranked other : ranked) {
+      // Against the bytecode: one offload far behind another may still beat the bytecode on less work.
+      if (other == r || !bytecode && !other.candidate.equals(Candidate.BYTECODE)) continue;
+      for (Point p : other.points) {
+        if (p.sizeClass() == nearest.sizeClass() && nearest.nanosPerWork() >= Measurements.OUT_OF_REACH * p.nanosPerWork()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

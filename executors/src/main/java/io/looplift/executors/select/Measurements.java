@@ -267,7 +267,7 @@ final class Measurements {
       int turns = d.turns.getOrDefault(sizeClass, 0);
       if (!wanted || turns > fewest) continue;
       Point fastest = fastestSample(c, sizeClass);
-      double speed = fastest == null ? 0 : perWork(fastest);
+      double speed = fastest == null ? 0 : fastest.nanosPerWork();
       if (turns < fewest || speed < nextSpeed) {
         next = c;
         fewest = turns;
@@ -292,7 +292,7 @@ final class Measurements {
     Point fastest = fastestSample(candidate, sizeClass);
     if (fastest == null || d.outstanding.containsKey(sizeClass)
         || fastest.nanos() < (d.sampled(sizeClass) > 1 ? LONG_RUN_NANOS : LONG_FIRST_RUN_NANOS)
-        || perWork(fastest) < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
+        || fastest.nanosPerWork() < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
       return false;
     }
     complete(d, sizeClass, fastest);
@@ -329,11 +329,11 @@ final class Measurements {
     if (done.size() < samples) return;
     Point fastest = done.get(0);
     for (Point p : done.subList(0, done.size() - 1)) {
-      if (perWork(p) < perWork(fastest)) fastest = p;
+      if (p.nanosPerWork() < fastest.nanosPerWork()) fastest = p;
     }
-    boolean falling = perWork(run) < STILL_FALLING * perWork(fastest);
+    boolean falling = run.nanosPerWork() < STILL_FALLING * fastest.nanosPerWork();
     if (falling && done.size() < samples * WARMING_FACTOR
-        && perWork(run) < OUT_OF_REACH * bestOfOthers(candidate, c)) {
+        && run.nanosPerWork() < OUT_OF_REACH * bestOfOthers(candidate, c)) {
       return;
     }
     complete(d, c, summary(candidate, done, samples));
@@ -352,7 +352,7 @@ final class Measurements {
    */
   private static Point summary(String candidate, List<Point> runs, int n) {
     List<Point> last = new ArrayList<>(runs.subList(Math.max(0, runs.size() - n), runs.size()));
-    last.sort(Comparator.comparingDouble(Measurements::perWork));
+    last.sort(Comparator.comparingDouble(Point::nanosPerWork));
     return last.get(candidate.equals(Candidate.BYTECODE) ? 0 : last.size() / 2);
   }
 
@@ -387,10 +387,10 @@ final class Measurements {
     List<String> near = new ArrayList<>();
     for (String c : live) {
       Point p = candidates.get(c).points.get(sizeClass);
-      if (!c.equals(chosen) && p != null && perWork(p) < OUT_OF_REACH * perWork(winner)) near.add(c);
+      if (!c.equals(chosen) && p != null && p.nanosPerWork() < OUT_OF_REACH * winner.nanosPerWork()) near.add(c);
     }
     if (near.isEmpty()) return null;
-    near.sort(Comparator.comparingDouble(c -> perWork(candidates.get(c).points.get(sizeClass))));
+    near.sort(Comparator.comparingDouble(c -> candidates.get(c).points.get(sizeClass).nanosPerWork()));
     issued++;
     return near.get(turn % near.size());
   }
@@ -412,7 +412,7 @@ final class Measurements {
     recent.add(run);
     while (recent.size() > samples) recent.remove(0);
     Point summary = summary(candidate, recent, samples);
-    if (perWork(summary) >= perWork(p)) return false;
+    if (summary.nanosPerWork() >= p.nanosPerWork()) return false;
     d.points.put(run.sizeClass(), summary);
     version++;
     return true;
@@ -422,7 +422,7 @@ final class Measurements {
   Point fastestSample(String candidate, int sizeClass) {
     Point fastest = null;
     for (Point p : candidates.get(candidate).samples.getOrDefault(sizeClass, List.of())) {
-      if (fastest == null || perWork(p) < perWork(fastest)) fastest = p;
+      if (fastest == null || p.nanosPerWork() < fastest.nanosPerWork()) fastest = p;
     }
     return fastest;
   }
@@ -433,14 +433,10 @@ final class Measurements {
     for (Map.Entry<String, Data> e : candidates.entrySet()) {
       if (e.getKey().equals(candidate)) continue;
       Point point = e.getValue().points.get(sizeClass);
-      if (point != null) best = Math.min(best, perWork(point));
-      for (Point p : e.getValue().samples.getOrDefault(sizeClass, List.of())) best = Math.min(best, perWork(p));
+      if (point != null) best = Math.min(best, point.nanosPerWork());
+      for (Point p : e.getValue().samples.getOrDefault(sizeClass, List.of())) best = Math.min(best, p.nanosPerWork());
     }
     return best;
-  }
-
-  private static double perWork(Point p) {
-    return p.nanos() / (double) p.work();
   }
 
   /**

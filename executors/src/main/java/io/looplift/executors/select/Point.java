@@ -16,6 +16,11 @@ record Point(int sizeClass, long iterations, long work, long nanos, long transfe
     return (double) nanos / iterations;
   }
 
+  /** The time per unit of work: what candidates are compared by, whatever sizes within a class they ran at. */
+  double nanosPerWork() {
+    return nanos / (double) work;
+  }
+
   double transferNanosPerIteration() {
     return (double) transferNanos / iterations;
   }

@@ -68,6 +68,49 @@ class CrossoverTest {
     assertEquals("opencl:0*", sim.ran.get(3));
   }
 
+  /**
+   * A device 20 times behind the bytecode at 2^20 (its launch alone takes 20 ms) is not measured at the smaller
+   * sizes a triangular solve's later launches have: only the bytecode and the pool are, and the choice there is
+   * what measuring all three would make.
+   */
+  @Test
+  void anOffloadFarBehindTheBytecodeIsNotMeasuredOnLessWork() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 100_000, 0.3).cost(OPENCL, 20_000_000, 0.05);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM, OPENCL));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    int before = sim.ran.size();
+    assertEquals("bytecode", sim.settle(k, 1 << 16).candidate());
+    assertEquals("jvm", sim.settle(k, 1 << 18).candidate());
+    List<String> after = sim.ran.subList(before, sim.ran.size());
+    assertFalse(after.contains("opencl:0*"), after::toString);
+    assertTrue(after.contains("jvm*") && after.contains("bytecode*"), after::toString);
+    assertTrue(sim.launch(k, 1 << 22).measuring(), "on more work the device is measured");
+  }
+
+  /** The bytecode four times behind the pool at 2^16 is not measured on more work, where it only falls further behind. */
+  @Test
+  void theBytecodeFarBehindAnOffloadIsNotMeasuredOnMoreWork() {
+    sim.cost(BYTECODE, 0, 2.0).cost(JVM, 1_000, 0.1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 16).candidate());
+    int before = sim.ran.size();
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    List<String> after = sim.ran.subList(before, sim.ran.size());
+    assertFalse(after.contains("bytecode*"), after::toString);
+    assertTrue(sim.launch(k, 1 << 12).measuring(), "on less work the bytecode is measured");
+  }
+
+  /** An offload twice as slow as the bytecode is within reach: on less work it is measured as before. */
+  @Test
+  void anOffloadWithinReachIsStillMeasuredOnLessWork() {
+    sim.cost(BYTECODE, 0, 1.0).cost(JVM, 0, 2.0);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    sim.settle(k, 1 << 20);
+    int before = sim.ran.size();
+    sim.settle(k, 1 << 16);
+    assertTrue(sim.ran.subList(before, sim.ran.size()).contains("jvm*"));
+  }
+
   @Test
   void nearACrossoverTheSizeIsMeasuredInsteadOfInterpolated() {
     sim.cost(BYTECODE, 0, 1.0).cost(JVM, 20_000, 0.2);
