@@ -19,9 +19,9 @@ import java.util.function.Function;
  *       unless an offload is {@link #OFFLOAD_MARGIN} faster.
  *   <li>When some candidates have no measured size on both sides of the class (a new kernel, a size beyond every
  *       measured one, a device measured at other sizes than the rest): measure those first; but not an offload
- *       {@link Measurements#OUT_OF_REACH} times slower than another candidate at its smallest measured size,
- *       at a smaller one, nor the original bytecode that far behind an offload at its largest, at a larger one
- *       (see {@link #outOfReach}).
+ *       {@link Measurements#FAR_BEHIND} times slower than the bytecode at its smallest measured size, at a
+ *       smaller one, nor the original bytecode that far behind an offload at its largest, at a larger one (see
+ *       {@link #outOfReach}).
  *   <li>Otherwise, the fastest by {@link CostModel} estimate, provided the runner-up is estimated at least
  *       {@code trust} times slower; closer than that, interpolation could be on the wrong side of a crossover,
  *       so measure every candidate there.
@@ -94,13 +94,15 @@ final class Decider {
 
   /**
    * True when {@code r} need not be measured at {@code sizeClass}, beyond the sizes it was measured at, because
-   * it was {@link Measurements#OUT_OF_REACH} times slower at the nearest of them, on the side where its gap only
+   * it was {@link Measurements#FAR_BEHIND} times slower at the nearest of them, on the side where its gap only
    * widens: an offload slower than the original bytecode, below its smallest measured size (its fixed costs,
    * the pool's hand-off or a device's launch and transfers, weigh more on less work); the original bytecode
    * slower than an offload, above its largest (the offload's rate counts more on more work). A triangular
    * solve launches its nest once per row, each launch smaller than the last: every new size class was measured
    * on every candidate, and a PoCL device 40 times behind took 300 ms and most of the kernel's measuring
-   * budget, which the re-checks of the close candidates then lacked.
+   * budget, which the re-checks of the close candidates then lacked. Far behind, not merely out of reach: a
+   * point of the pool taken while its kernel was still cold can be five times the bytecode's, and left out
+   * below that, the pool was never measured where it ran twice as fast.
    */
   private static boolean outOfReach(Ranked r, List<Ranked> ranked, int sizeClass) {
     if (r.points.isEmpty()) return false;
@@ -111,7 +113,7 @@ final class Decider {
       // Against the bytecode: one offload far behind another may still beat the bytecode on less work.
       if (other == r || !bytecode && !other.candidate.equals(Candidate.BYTECODE)) continue;
       for (Point p : other.points) {
-        if (p.sizeClass() == nearest.sizeClass() && nearest.nanosPerWork() >= Measurements.OUT_OF_REACH * p.nanosPerWork()) {
+        if (p.sizeClass() == nearest.sizeClass() && nearest.nanosPerWork() >= Measurements.FAR_BEHIND * p.nanosPerWork()) {
           return true;
         }
       }
