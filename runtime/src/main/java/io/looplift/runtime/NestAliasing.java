@@ -105,10 +105,7 @@ final class NestAliasing implements AliasRule {
       writtenHi = new long[n];
       rowsThen = new Object[n][];
       for (int b = 0; b < n; b++) {
-        if (!rows[b]) {
-          lo[b] = 1; // no rows: an empty range
-          continue;
-        }
+        if (!rows[b]) continue;
         lo[b] = s.rows.lo[b];
         hi[b] = s.rows.hi[b];
         writtenLo[b] = s.writtenRows.lo[b];
@@ -132,6 +129,7 @@ final class NestAliasing implements AliasRule {
         changed = true;
       }
       for (int b = 0; b < now.length; b++) {
+        if (!rows[b]) continue; // the scratch's row ranges cover arrays of arrays only (none in some nests)
         if (rowsThen[b] == null) {
           if (!s.rows.isEmpty(b)) return false; // no rows accessed then, some now
           continue;

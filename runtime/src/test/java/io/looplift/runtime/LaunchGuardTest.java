@@ -326,6 +326,23 @@ class LaunchGuardTest {
   }
 
   @Test
+  void aSiteOfOneDimensionalArraysPassesAgainAndChecksAgain() {
+    // A nest with no array of arrays (the scratch has no row ranges for it), launched again and again.
+    LoopTemplate t = matmul();
+    int site = sites++;
+    int n = 4;
+    double[] a = new double[n * n];
+    double[] b = new double[n * n];
+    double[] c = new double[n * n];
+    for (int k = 0; k < 3; k++) {
+      accepted(guard.check(site, t, false, new Object[] {a, b, c}, new long[] {n}, new long[0], 0, 1, n));
+    }
+    accepted(guard.check(site, t, false, new Object[] {a, b, new double[n * n]}, new long[] {n}, new long[0], 0, 1, n));
+    rejected(guard.check(site, t, false, new Object[] {a, b, a}, new long[] {n}, new long[0], 0, 1, n),
+        "array 2 is written and is also array 0");
+  }
+
+  @Test
   void aSiteThatPassedChecksAReadArgumentThatIsAnotherArrayNow() {
     // for i: for j < n: w[i][j] += x[j], x a different array in each launch (the row a loop around it picks).
     int n = 4;
