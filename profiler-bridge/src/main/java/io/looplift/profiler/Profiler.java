@@ -153,6 +153,16 @@ public final class Profiler {
     }
   }
 
+  /**
+   * Records a fault of LoopLift's own while site {@code siteId} was launched (the launch then runs as the
+   * original bytecode, recorded by {@link #fallback}); the report keeps the first. A clean run has none:
+   * debug logging aside, this is where one shows.
+   */
+  public void internalError(int siteId, Throwable fault) {
+    SiteRecord site = site(siteId);
+    if (site != null && site.internalError == null) site.internalError = String.valueOf(fault);
+  }
+
   /** Records one run of site {@code siteId} that ran as the original bytecode, and remembers its reason. */
   public void fallback(int siteId, String reason) {
     SiteRecord site = site(siteId);
@@ -340,8 +350,8 @@ public final class Profiler {
    * "transform":{"classes","nanos","deferred":{"classes","nanos"},"remembered":{"classes"}},"verify":{…}}}. Each loop has
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
-   * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos} and
-   * {@code lastFallback}, and {@code selection} once the measured selection chose for it ({@link SelectionInfo});
+   * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos},
+   * {@code lastFallback} and {@code internalError} (see {@link #internalError}), and {@code selection} once the measured selection chose for it ({@link SelectionInfo});
    * each kernel has {@code id}, {@code executor}, {@code loops} (site ids), {@code launches},
    * {@code timeNanos}, {@code transferNanos}, {@code transferBytes}, {@code deviceNanos} (the device's own
    * time running it, the rest of {@code timeNanos} being transfers and staging on the host) and
@@ -377,7 +387,8 @@ public final class Profiler {
           .name("fallback").value(s.fallback.sum())
           .endObject()
           .name("timeNanos").value(s.timeNanos.sum())
-          .name("lastFallback").value(s.lastFallback);
+          .name("lastFallback").value(s.lastFallback)
+          .name("internalError").value(s.internalError);
       SelectionInfo selection = selectionOf(s.selection);
       if (selection != null) selection.write(w.name("selection"));
       w.endObject();

@@ -13,6 +13,8 @@ final class SiteRecord {
   final LongAdder timeNanos = new LongAdder();
   final ExecutorCounts executors = new ExecutorCounts();
   volatile String lastFallback;
+  /** The first fault of LoopLift's own at this site (its launch then ran as bytecode); null while none. */
+  volatile String internalError;
   /** Left out of the report: the loop was analyzed again and registered anew. */
   volatile boolean superseded;
   /** Where the report reads the site's choice of executor from; null while it has none. */

@@ -62,6 +62,8 @@ class ProfilerTest {
     p.offloaded(scale, "opencl", 25);
     p.fallback(scale, "array too short");
     p.fallback(scale, "null array");
+    p.internalError(sum, new IllegalStateException("first"));
+    p.internalError(sum, new IllegalStateException("second")); // the first is kept
     p.fallback(sum, "guard failed");
     p.kernelLaunch("k0", "opencl", 40, scale);
     p.kernelLaunch("k0", "opencl", 30, sum);
@@ -94,14 +96,15 @@ class ProfilerTest {
     String expected = "{\"loops\":["
         + "{\"id\":0,\"class\":\"demo.Demo\",\"method\":\"scale\",\"descriptor\":\"([F[F)V\",\"line\":12,"
         + "\"kind\":\"map\",\"status\":\"offloaded\",\"reason\":null,\"executor\":\"opencl\","
-        + "\"runs\":{\"offloaded\":3,\"fallback\":2},\"timeNanos\":175,\"lastFallback\":\"null array\","
+        + "\"runs\":{\"offloaded\":3,\"fallback\":2},\"timeNanos\":175,\"lastFallback\":\"null array\",\"internalError\":null,"
         + "\"selection\":{\"executor\":\"jvm\",\"source\":\"measured\",\"candidates\":{\"bytecode\":1.250,\"jvm\":0.500,\"opencl:0\":null},\"transfers\":{\"opencl:0\":0.125},\"measuringRuns\":6,\"measuringNanos\":9000}},"
         + "{\"id\":1,\"class\":\"demo.Demo\",\"method\":\"copy\",\"descriptor\":\"([I)V\",\"line\":-1,"
         + "\"kind\":\"loop\",\"status\":\"rejected\",\"reason\":\"unknown call\",\"executor\":null,"
-        + "\"runs\":{\"offloaded\":0,\"fallback\":0},\"timeNanos\":0,\"lastFallback\":null},"
+        + "\"runs\":{\"offloaded\":0,\"fallback\":0},\"timeNanos\":0,\"lastFallback\":null,\"internalError\":null},"
         + "{\"id\":2,\"class\":\"demo.Demo\",\"method\":\"sum\",\"descriptor\":\"([F[F)V\",\"line\":30,"
         + "\"kind\":\"reduce\",\"status\":\"offloaded\",\"reason\":null,\"executor\":null,"
-        + "\"runs\":{\"offloaded\":0,\"fallback\":1},\"timeNanos\":0,\"lastFallback\":\"guard failed\"}],"
+        + "\"runs\":{\"offloaded\":0,\"fallback\":1},\"timeNanos\":0,\"lastFallback\":\"guard failed\","
+        + "\"internalError\":\"java.lang.IllegalStateException: first\"}],"
         + "\"traceCache\":{\"hits\":5,\"misses\":2,\"evictions\":1,\"regionHits\":4,\"regionMisses\":3},"
         + "\"kernels\":["
         + "{\"id\":\"k0\",\"executor\":\"opencl\",\"loops\":[0,2],\"launches\":3,\"timeNanos\":90,"

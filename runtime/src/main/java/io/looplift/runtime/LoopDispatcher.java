@@ -172,6 +172,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       return LoopBridge.TAKEN;
     } catch (Throwable e) {
       log.debugOnce("submit " + siteId + " " + e, "internal error at loop site " + siteId + ": " + e);
+      if (entry != null) profiler.internalError(entry.id(), e);
       return decline(w, siteId, entry, "internal error: " + e);
     }
   }

@@ -144,6 +144,9 @@ final class LoopReport {
     if (cls.contains("/")) throw new AssertionError("class must be the binary name with dots: " + m);
     if (status.equals("rejected") && (reason == null || reason.isBlank())) throw new AssertionError("rejected without a reason: " + m);
     if (status.equals("offloaded") && reason != null) throw new AssertionError("offloaded with a reason: " + m);
+    // Every run a test reads a report of is one LoopLift must get through without a fault of its own.
+    String internalError = text(m, "internalError", true);
+    if (internalError != null) throw new AssertionError("LoopLift faulted at a loop: " + internalError + " in " + m);
     Map<?, ?> runs = asMap(m.get("runs"), "runs");
     return new Loop(cls, text(m, "method", false), text(m, "descriptor", false), number(m, "line"), kind, status,
         reason, text(m, "executor", true), number(runs, "offloaded"), number(runs, "fallback"),
