@@ -21,7 +21,7 @@ import java.util.function.Function;
  *       measured one, a device measured at other sizes than the rest): measure those first; but not an offload
  *       {@link Measurements#FAR_BEHIND} times slower than the bytecode at its smallest measured size, at a
  *       smaller one, nor the original bytecode that far behind an offload at its largest, at a larger one (see
- *       {@link #outOfReach}).
+ *       {@link #farBehindBeyond}).
  *   <li>Otherwise, the fastest by {@link CostModel} estimate, provided the runner-up is estimated at least
  *       {@code trust} times slower; closer than that, interpolation could be on the wrong side of a crossover,
  *       so measure every candidate there.
@@ -71,23 +71,23 @@ final class Decider {
     List<Ranked> ranked = rank(live, points, size);
     if (!mayMeasure) return best(live, ranked, size);
     if (remeasuring) return new Measure(live);
-    List<Ranked> inReach = new ArrayList<>(ranked);
-    inReach.removeIf(r -> outOfReach(r, ranked, size.sizeClass()));
-    if (inReach.isEmpty()) inReach = ranked; // noise said each loses to the others: measure them all
+    List<Ranked> near = new ArrayList<>(ranked);
+    near.removeIf(r -> farBehindBeyond(r, ranked, size.sizeClass()));
+    if (near.isEmpty()) near = ranked; // noise said each loses to the others: measure them all
     List<String> candidates = new ArrayList<>(live);
     for (Ranked r : ranked) {
-      if (!inReach.contains(r)) candidates.remove(r.candidate);
+      if (!near.contains(r)) candidates.remove(r.candidate);
     }
-    if (inReach.size() == candidates.size() && inReach.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
-      return pick(inReach, "fastest measured at 2^" + size.sizeClass());
+    if (near.size() == candidates.size() && near.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
+      return pick(near, "fastest measured at 2^" + size.sizeClass());
     }
     List<String> unknown = new ArrayList<>(candidates);
-    for (Ranked r : inReach) {
+    for (Ranked r : near) {
       if (r.estimate.bracketed()) unknown.remove(r.candidate);
     }
     if (!unknown.isEmpty()) return new Measure(unknown);
-    if (margin(inReach) >= trust) {
-      return pick(inReach, "interpolated at 2^" + size.sizeClass() + " between measured sizes");
+    if (margin(near) >= trust) {
+      return pick(near, "interpolated at 2^" + size.sizeClass() + " between measured sizes");
     }
     return new Measure(candidates);
   }
@@ -104,7 +104,7 @@ final class Decider {
    * point of the pool taken while its kernel was still cold can be five times the bytecode's, and left out
    * below that, the pool was never measured where it ran twice as fast.
    */
-  private static boolean outOfReach(Ranked r, List<Ranked> ranked, int sizeClass) {
+  private static boolean farBehindBeyond(Ranked r, List<Ranked> ranked, int sizeClass) {
     if (r.points.isEmpty()) return false;
     boolean bytecode = r.candidate.equals(Candidate.BYTECODE);
     Point nearest = bytecode ? r.points.get(r.points.size() - 1) : r.points.get(0);
