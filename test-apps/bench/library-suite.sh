@@ -3,7 +3,7 @@
 # the agent and with it, and compares which tests fail: the agent must change none. The default agent options
 # force every loop LoopLift recognizes through the pipeline (min.length=0,executor=jvm), the harshest setting
 # for results; pass others as the first argument. Prints both runs' failures, a verdict, the seconds each
-# took, and how many loops ran offloaded and how often. Takes about 3 minutes plain and 25 with the default
+# took, how many loops ran offloaded and how often, and any loop where LoopLift faulted (a failure too). Takes about 3 minutes plain and 25 with the default
 # options on 2 cores. From the project root, after mvn -B -DskipTests package:
 #   test-apps/bench/library-suite.sh ['min.length=0,executor=jvm'] [test-class filter]
 set -euo pipefail
@@ -34,9 +34,13 @@ loops = json.load(open(sys.argv[1]))["loops"]
 ran = [l for l in loops if l["runs"]["offloaded"] > 0]
 print("%d loops recognized, %d ran offloaded, %d offloaded launches" % (
     sum(1 for l in loops if l["status"] == "offloaded"), len(ran), sum(l["runs"]["offloaded"] for l in ran)))
+faulted = [l for l in loops if l.get("internalError")]
+for l in faulted:
+    print("FAIL: internal error at %s.%s:%d: %s" % (l["class"], l["method"], l["line"], l["internalError"]))
+sys.exit(1 if faulted else 0)
 PY
 if cmp -s <(grep '^FAIL' "$work/plain.out") <(grep '^FAIL' "$work/agent.out"); then
-  echo "ok: the same tests fail with and without the agent"
+  echo "ok: the same tests fail with and without the agent, and LoopLift had no internal error"
 else
   echo "FAIL: the agent changed which tests fail"; exit 1
 fi
