@@ -350,8 +350,9 @@ public final class Profiler {
    * "transform":{"classes","nanos","deferred":{"classes","nanos"},"remembered":{"classes"}},"verify":{…}}}. Each loop has
    * {@code id} (its site id), {@code class}, {@code method}, {@code descriptor}, {@code line}, {@code kind},
    * {@code status}, {@code reason}, {@code executor} (the one that ran most of its offloaded runs, null if
-   * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos},
-   * {@code lastFallback} and {@code internalError} (see {@link #internalError}), and {@code selection} once the measured selection chose for it ({@link SelectionInfo});
+   * none ran), {@code runs} ({@code offloaded}, {@code fallback}), {@code timeNanos}, {@code lastFallback}
+   * and {@code internalError} (see {@link #internalError}), and {@code selection} once the measured selection
+   * chose for it ({@link SelectionInfo});
    * each kernel has {@code id}, {@code executor}, {@code loops} (site ids), {@code launches},
    * {@code timeNanos}, {@code transferNanos}, {@code transferBytes}, {@code deviceNanos} (the device's own
    * time running it, the rest of {@code timeNanos} being transfers and staging on the host) and
