@@ -132,8 +132,9 @@ public final class LoopLiftAgent {
     ExecutionOptions options = new ExecutionOptions(config.reductions() == LoopLiftConfig.Reductions.REASSOCIATE,
         config.precision() == LoopLiftConfig.Precision.ULP);
     Retransformer retransformer = new Retransformer(inst, log);
+    Selector selector = selector(config, log);
     Pipeline.Builder builder = Pipeline.builder()
-        .selector(selector(config, log))
+        .selector(selector)
         .bytecodeCandidate(config.measured())
         .options(options)
         .profiler(profiler)
@@ -146,6 +147,7 @@ public final class LoopLiftAgent {
       // program's run; they open when the first loop is offered, and the devices later still (Selections).
       builder.openLater(() -> {
         ExecutorChain.Opened opened = executors(providers, config, options, log, profiler);
+        selector.prepare();
         return new Pipeline.Backend(opened.executors(), opened.later(), escheduler());
       });
     } else {

@@ -38,7 +38,7 @@ public final class Pipeline {
     } else {
       Supplier<Backend> opener = b.opener;
       this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get(), shortLoops), b.initialized,
-          shortLoops, b.profiler, b.log);
+          shortLoops, b.profiler, b.log, b.bytecode);
     }
   }
 
@@ -51,7 +51,7 @@ public final class Pipeline {
         : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
     KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
     return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
-        b.clock, b.initialized, shortLoops);
+        b.clock, b.initialized, shortLoops, b.opener != null && b.bytecode);
   }
 
   /**
@@ -179,7 +179,8 @@ public final class Pipeline {
 
     /**
      * Opens the executors and the scheduler with {@code opener} when the first loop is offered instead of
-     * taking them now: {@code opener} runs once, on the thread that needs them; if it throws, every loop runs
+     * taking them now: {@code opener} runs once, on the thread that needs them (with {@link #bytecodeCandidate},
+     * on a background thread while the loops offered meanwhile run as bytecode); if it throws, every loop runs
      * as bytecode. Replaces {@link #offloads}, {@link #lateDevices} and {@link #scheduler}.
      */
     public Builder openLater(Supplier<Backend> opener) {

@@ -1,5 +1,6 @@
 package io.looplift.runtime;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -25,7 +26,10 @@ import io.looplift.ir.Store;
 import io.looplift.ir.Type;
 import io.looplift.profiler.Profiler;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -142,6 +146,42 @@ class PipelineTest {
     assertEquals(LoopBridge.TAKEN, d.submit(id, new Object[] {out, in}, new long[1], 0, 4));
     d.sync();
     assertEquals(List.of("open"), opened);
+  }
+
+  @Test
+  void withTheBytecodeACandidateTheExecutorsOpenInTheBackgroundWhileLoopsRunAsBytecode() throws Exception {
+    Profiler profiler = new Profiler();
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> openedOn = new CopyOnWriteArrayList<>();
+    Pipeline pipeline = Pipeline.builder().profiler(profiler).bytecodeCandidate(true).openLater(() -> {
+      openedOn.add(Thread.currentThread().getName());
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      return new Pipeline.Backend(
+          List.of(new Offload(new ReferenceExecutor(), new Candidate("reference", "interpreter"))), LateDevices.none(),
+          scheduler);
+    }).build();
+    int id = pipeline.sites().register(increment());
+    LoopBridge.Dispatcher d = pipeline.dispatcher();
+    int[] in = {1, 2, 3, 4};
+    int[] out = new int[4];
+    // The opener is held: were it run on this thread, submit would never return.
+    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    IllegalStateException field = assertThrows(IllegalStateException.class, () -> d.field(in, "[I", "length"));
+    assertEquals(OpeningDispatcher.OPENING, field.getMessage());
+    assertArrayEquals(new int[4], out, "a declined loop is the caller's to run");
+    assertTrue(profiler.reportJson().contains("\"fallback\":2},\"timeNanos\":0,\"lastFallback\":\""
+        + OpeningDispatcher.OPENING + "\""), profiler.reportJson());
+    release.countDown();
+    await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(
+        () -> d.submit(id, new Object[] {in, out}, new long[1], 0, 4) == LoopBridge.TAKEN);
+    d.sync();
+    assertArrayEquals(new int[] {2, 3, 4, 5}, out);
+    assertEquals(List.of("looplift-open"), openedOn, "opened once, on its own thread");
   }
 
   @Test

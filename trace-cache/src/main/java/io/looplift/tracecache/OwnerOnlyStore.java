@@ -88,6 +88,14 @@ public final class OwnerOnlyStore {
     this.warnings = warnings;
   }
 
+  /**
+   * Checks and creates the directory and reads (or makes) its key now, as the first {@link #read} or
+   * {@link #write} would otherwise do; a refused directory is refused here, with its warning.
+   */
+  public void prepare() {
+    trust();
+  }
+
   /** The directory holding the files. */
   public Path directory() {
     return directory;

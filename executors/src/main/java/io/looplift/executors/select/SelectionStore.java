@@ -42,6 +42,11 @@ final class SelectionStore {
     this.files = new OwnerOnlyStore(directory, MAGIC, ".sel", "executor choices are not kept on disk", warnings);
   }
 
+  /** Opens the directory now (see {@link OwnerOnlyStore#prepare}). */
+  void prepare() {
+    files.prepare();
+  }
+
   /**
    * What the store holds for {@code key}, valid for {@code version} and {@code cores}; empty when it holds
    * nothing, or nothing valid.
