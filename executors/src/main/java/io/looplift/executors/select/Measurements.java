@@ -33,6 +33,11 @@ final class Measurements {
    */
   static final double OUT_OF_REACH = 4;
   /**
+   * A candidate measured within this factor of the winner is re-checked in blocks of runs (see
+   * {@link SelectedKernel#MAX_BLOCK}): close enough that its code's warm-up could be all that separates them.
+   */
+  static final double NEAR_TIE = 2;
+  /**
    * A candidate whose fastest run at a size class so far lasted at least {@link #LONG_RUN_NANOS} (or, for its
    * only run so far, {@link #LONG_FIRST_RUN_NANOS}) and was this many times slower than another candidate's best
    * there is settled from its runs: further runs, the costliest of all, would not make it win. A 1024 x 1024
@@ -44,9 +49,11 @@ final class Measurements {
    * The shortest run that settles a candidate far behind, once it has run twice there. A second run is rarely
    * cold, and a third run of a candidate so far behind costs a program's first run what its kernel saves in
    * many launches: PoCL's device ran a 4M-double map in 50-53 ms each time against 2.3-2.6 ms on the jvm
-   * executor (2 cores), and at 100 ms here it was run three times for every such kernel.
+   * executor (2 cores), and at 100 ms here it was run three times for every such kernel. At 25 ms, an 800 x 800
+   * row-times-vector nest (Jama's matrix product, one launch per column) had PoCL's 21-25 ms runs, 40 to 120
+   * times the others', repeated three to six times.
    */
-  static final long LONG_RUN_NANOS = 25_000_000;
+  static final long LONG_RUN_NANOS = 10_000_000;
   /**
    * The shortest first run that settles a candidate far behind on its own. A first run can be cold for longer
    * than a JIT's usual milliseconds: on 16 cores, a 2-D stencil's first run as a newly generated kernel took
@@ -94,6 +101,10 @@ final class Measurements {
      * a point read from the store, the point itself then its re-checks.
      */
     final Map<Integer, List<Point>> recent = new TreeMap<>();
+    /** Per size class where the candidate was chosen: its latest normal runs there since its point last changed. */
+    final Map<Integer, List<Point>> chosenRuns = new TreeMap<>();
+    /** Per size class where the point follows the candidate's runs: the point measured, which the store keeps. */
+    final Map<Integer, Point> measured = new TreeMap<>();
 
     Data(String device) {
       this.device = device;
@@ -303,6 +314,8 @@ final class Measurements {
   private void complete(Data d, int sizeClass, Point point) {
     d.turns.remove(sizeClass);
     d.recent.put(sizeClass, d.samples.remove(sizeClass));
+    d.chosenRuns.remove(sizeClass);
+    d.measured.remove(sizeClass);
     d.points.put(sizeClass, point);
     lastClass = sizeClass;
     version++;
@@ -396,6 +409,21 @@ final class Measurements {
   }
 
   /**
+   * True when {@code candidate} is among {@code live} and has a point at {@code sizeClass}: a block of re-checks
+   * may run it again there (see {@link SelectedKernel#MAX_BLOCK}).
+   */
+  boolean usableAt(String candidate, List<String> live, int sizeClass) {
+    return live.contains(candidate) && candidates.get(candidate).points.containsKey(sizeClass);
+  }
+
+  /** True when {@code candidate}'s point at {@code sizeClass} is within {@link #NEAR_TIE} of {@code winner}'s. */
+  boolean nearTie(String candidate, String winner, int sizeClass) {
+    Point p = candidates.get(candidate).points.get(sizeClass);
+    Point w = candidates.get(winner).points.get(sizeClass);
+    return p != null && w != null && p.nanosPerWork() < NEAR_TIE * w.nanosPerWork();
+  }
+
+  /**
    * Records a re-check of {@code candidate} (see {@link #recheck(String, List, int, int)}); returns true when
    * the {@link #summary} of its last {@code samples} runs there, this one included, is faster than its point,
    * which it then replaces: for the bytecode, a faster run; for an offload, two in a row. Never slower: a
@@ -414,6 +442,39 @@ final class Measurements {
     Point summary = summary(candidate, recent, samples);
     if (summary.nanosPerWork() >= p.nanosPerWork()) return false;
     d.points.put(run.sizeClass(), summary);
+    d.measured.remove(run.sizeClass());
+    version++;
+    return true;
+  }
+
+  /**
+   * Records a normal run of offload {@code candidate}, chosen at the run's size class; returns true when the
+   * median of its last {@code samples} such runs there is {@link #STILL_FALLING} faster than its point, which it
+   * then replaces. A point comes from a candidate's first runs, which may be its code's first: a nest on the jvm
+   * executor measured 600-700 µs a launch in its first runs and ran in 190-240 once the JIT had compiled its
+   * kernel and LoopLift's own code, some thousand launches later. Kept, the cold point would let a re-check of
+   * the bytecode win back the choice; followed, the point is what the candidate does now (a point read from
+   * the store stays marked so: nothing was measured). The store keeps the
+   * point measured: a later run starts cold again, and held to the warm point its first launches would count
+   * as drift (a nest followed to 186 µs was measured again in the next run at 2.7 ms, in its first launches,
+   * and the bytecode chosen and kept). Slower runs leave the point as it is: they are drift's to judge.
+   */
+  boolean followChosen(String candidate, Point run, int samples) {
+    Data d = candidates.get(candidate);
+    Point p = d.points.get(run.sizeClass());
+    if (candidate.equals(Candidate.BYTECODE) || d.dropped != null || p == null) return false;
+    List<Point> runs = d.chosenRuns.computeIfAbsent(run.sizeClass(), k -> new ArrayList<>());
+    runs.add(run);
+    if (runs.size() < samples) return false;
+    while (runs.size() > samples) runs.remove(0);
+    Point median = summary(candidate, runs, samples);
+    if (median.nanosPerWork() >= STILL_FALLING * p.nanosPerWork()) return false;
+    d.measured.putIfAbsent(run.sizeClass(), p);
+    // A point read from the store stays one: the choice was not measured again in this run.
+    d.points.put(run.sizeClass(), new Point(median.sizeClass(), median.iterations(), median.work(), median.nanos(),
+        median.transferNanos(), p.persisted()));
+    runs.clear();
+    lastClass = run.sizeClass();
     version++;
     return true;
   }
@@ -489,6 +550,8 @@ final class Measurements {
       d.points.remove(sizeClass);
       d.recent.remove(sizeClass);
       d.turns.remove(sizeClass);
+      d.chosenRuns.remove(sizeClass);
+      d.measured.remove(sizeClass);
     }
     remeasure.add(sizeClass);
     version++;
@@ -519,13 +582,18 @@ final class Measurements {
     return above.getValue();
   }
 
-  /** What the store keeps: every registered candidate's device, failure, points and samples towards others. */
+  /**
+   * What the store keeps: every registered candidate's device, failure, points (as measured, not as followed:
+   * see {@link #followChosen}) and samples towards others.
+   */
   StoredKernel snapshot(String version, int cores) {
     List<StoredKernel.Candidate> list = new ArrayList<>();
     candidates.forEach((name, d) -> {
       List<Point> samples = new ArrayList<>();
       d.samples.values().forEach(samples::addAll);
-      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(d.points.values()), samples));
+      TreeMap<Integer, Point> points = new TreeMap<>(d.points);
+      points.putAll(d.measured);
+      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(points.values()), samples));
     });
     return new StoredKernel(key, version, cores, list);
   }

@@ -39,9 +39,12 @@ import java.util.Optional;
  * median), which may have been timed on code the JIT had not finished with (the original loop's first runs,
  * typically, when the method holding it is entered once per launch). So after a size class is decided, its
  * 2nd, 8th, 32nd... normal launch (every fourth power of two) runs one candidate that lost there within
- * {@link Measurements#OUT_OF_REACH} of the winner again, as a measuring run: when its latest runs there,
+ * {@link Measurements#OUT_OF_REACH} of the winner again, as a measuring run (a candidate within
+ * {@link Measurements#NEAR_TIE}, in a block of runs: see {@link #MAX_BLOCK}): when its latest runs there,
  * this one included, say it is faster than its point, they replace the point and the class is decided again.
- * These runs count against the measuring budget like the others. A caller may run a choice without asking
+ * These runs count against the measuring budget like the others, but for a block's after its first. The
+ * winner, when an offload, is timed on its normal launches too: its point follows them when they are faster
+ * (see {@link Measurements#followChosen}). A caller may run a choice without asking
  * for the launches its {@link Choice#untilAsked} allows, saying how many when it asks again, so that a
  * re-check still comes on time.
  * A decision persisted from an earlier run (whose re-checks were kept with it) is not re-checked: a run that
@@ -69,6 +72,16 @@ public final class SelectedKernel {
    * milliseconds, so a shorter run would be disturbed by any compilation that ended in it.
    */
   static final long DISTURBED_MIN_NANOS = 4_000_000;
+  /**
+   * The longest block of re-checks. The kth re-check of a candidate within {@link Measurements#NEAR_TIE} of the
+   * winner runs it {@code 2^k} launches in a row (1, 2, 4... at the 2nd, 8th, 32nd... launch), the point then
+   * following its last runs: a kernel whose code the JIT has not compiled yet, or whose path through LoopLift
+   * the program's other launches have not warmed, is as slow in a single re-check as it was when first
+   * measured. Runs in a row give it the calls the JIT waits for. A block costs at most the candidate's margin
+   * over the winner on one launch in {@code 2^(k+1)}: under 2% of a size class's launches from the fourth
+   * re-check on. Its runs after the first do not count against the measuring budget.
+   */
+  static final int MAX_BLOCK = 64;
 
   private final Selector selector;
   private final Measurements m;
@@ -86,6 +99,12 @@ public final class SelectedKernel {
   private final int[] sincePick = new int[64];
   /** {@link #nextRecheck} when no re-check is due any more; {@link #sincePick} stops counting just below it. */
   private static final int NEVER = Integer.MAX_VALUE;
+  /**
+   * Per size class: the candidate a block of re-checks is running (see {@link #MAX_BLOCK}), and how many runs
+   * of the block are left.
+   */
+  private final String[] blockOf = new String[64];
+  private final int[] blockLeft = new int[64];
   /** Per size class, whether the chosen candidate has run within drift of its estimate since it was chosen. */
   private final boolean[] reached = new boolean[64];
   /** The size of the latest launch, for the report; null before the first. */
@@ -135,9 +154,22 @@ public final class SelectedKernel {
       int before = sincePick[c];
       int n = (int) Math.min(NEVER - 1, (long) before + 1 + skipped);
       sincePick[c] = n;
-      int due = nextRecheck(before);
-      String again = picks[c].source() == Source.MEASURED && due <= n
-          ? m.recheck(picks[c].candidate(), live, c, Integer.numberOfTrailingZeros(due) / 2) : null;
+      String winner = picks[c].candidate();
+      boolean measured = picks[c].source() == Source.MEASURED;
+      String again = null;
+      if (blockLeft[c] > 0 && measured && !blockOf[c].equals(winner) && m.usableAt(blockOf[c], live, c)) {
+        again = blockOf[c];
+        blockLeft[c]--;
+      } else {
+        blockLeft[c] = 0;
+        int due = nextRecheck(before);
+        int k = Integer.numberOfTrailingZeros(due) / 2;
+        again = measured && due <= n ? m.recheck(winner, live, c, k) : null;
+        if (again != null && m.nearTie(again, winner, c)) {
+          blockOf[c] = again;
+          blockLeft[c] = Math.min(MAX_BLOCK, 1 << Math.min(k, 30)) - 1;
+        }
+      }
       if (again != null) {
         return new Choice(again, false, true, Source.MEASURED, "re-checking " + again + " at 2^" + c, size, now, 1,
             selector.compiling().getAsLong());
@@ -152,6 +184,7 @@ public final class SelectedKernel {
         sincePick[c] = 0;
         reached[c] = false;
         slow[c] = 0;
+        blockLeft[c] = 0;
       }
       return choice(pick, size, now, c);
     }
@@ -232,6 +265,7 @@ public final class SelectedKernel {
         m.sample(c.candidate(), run, selector.settings().samples());
         if (m.version() != before) selector.persist(m); // a run counted, or a point completed
       } else {
+        m.followChosen(c.candidate(), run, selector.settings().samples());
         checkDrift(c.candidate(), run);
       }
     }

@@ -5,6 +5,7 @@ import static io.looplift.executors.select.Simulated.BYTECODE;
 import static io.looplift.executors.select.Simulated.JVM;
 import static io.looplift.executors.select.Simulated.KEY;
 import static io.looplift.executors.select.Simulated.OPENCL;
+import static io.looplift.executors.select.Simulated.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,6 +50,31 @@ class PersistenceTest {
       if (!c.measuring()) assertEquals(expected, c.source(), c.toString());
     }
     return sim.measuringRuns();
+  }
+
+  /**
+   * The second run's pool is faster than the first measured it (0.1 ns an element against 0.2): its point follows
+   * its runs, and the choice still counts as persisted, nothing having been measured. The store keeps the point
+   * measured, which a third run, starting cold, is held to, even when the second wrote the record again.
+   */
+  @Test
+  void aPersistedChoiceFollowsItsFasterRunsAndStaysPersisted() {
+    Simulated first = run();
+    measure(first, selector(first).build().kernel(KEY, ALL));
+    Simulated second = new Simulated().cost(BYTECODE, 0, 1.0).cost(JVM, 0, 0.1).cost(OPENCL, 2_000_000, 0.05);
+    SelectedKernel k = selector(second).build().kernel(KEY, ALL);
+    for (int i = 0; i < 3; i++) assertEquals("jvm", second.launch(k, 10_000_000).candidate());
+    SelectionReport r = k.report();
+    assertEquals(Source.PERSISTED, r.source());
+    assertEquals(0, r.measuringRuns());
+    assertEquals(0.1, r.candidates().get("jvm"), 1e-6);
+    second.settle(k, 1_000_000_000L); // a new size is measured, and the kernel's record written again
+
+    Simulated third = run();
+    SelectedKernel again = selector(third).build().kernel(KEY, ALL);
+    Choice c = third.launch(again, 10_000_000);
+    assertEquals("jvm", c.candidate());
+    assertMentions(c.why(), "jvm 2.02 ms");
   }
 
   @Test
