@@ -14,14 +14,6 @@ public interface Executor extends AutoCloseable {
   boolean supports(LoopTemplate template, ExecutionOptions options);
 
   /**
-   * Builds ahead what a first launch of {@code template} would build (a generated kernel), so that the launch
-   * need not wait for it; does nothing by default. Called off the program's threads.
-   *
-   * @throws ExecutionException when it could not be built; the launch then fails as it would have
-   */
-  default void prepare(LoopTemplate template, ExecutionOptions options) throws ExecutionException {}
-
-  /**
    * Runs {@code launch} to completion: writes its stores into the arrays and its accumulator results
    * into {@link Launch#accumulators()}.
    *

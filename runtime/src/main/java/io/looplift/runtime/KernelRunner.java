@@ -55,21 +55,6 @@ final class KernelRunner {
   }
 
   /**
-   * Builds now what the executors that support {@code t} would build on its first launch (a jvm kernel, say); a
-   * failure here is left for that launch to meet.
-   */
-  void prepare(LoopTemplate t) {
-    for (Offload o : selections.open()) {
-      try {
-        if (o.executor().supports(t, options)) o.executor().prepare(t, options);
-      } catch (ExecutionException | RuntimeException e) {
-        log.debugOnce("prepare " + o.executor().name() + " " + e, "could not prepare a loop on "
-            + o.executor().name() + ": " + e);
-      }
-    }
-  }
-
-  /**
    * Sessions for a work of {@code launches} launches, or null when they would gain nothing (a single launch)
    * or must not be used (verify mode checks each launch's results in the program's arrays at once).
    */

@@ -32,11 +32,6 @@ final class LaunchGuard {
     return plan(siteId, t).check(readsBeforeWrites, arrays, params, start, step, trips, scratch.get());
   }
 
-  /** Compiles the guards of site {@code siteId}, which computes {@code t}, unless they are compiled already. */
-  void prepare(int siteId, LoopTemplate t) {
-    plan(siteId, t);
-  }
-
   private GuardPlan plan(int siteId, LoopTemplate t) {
     GuardPlan[] known = plans;
     if (siteId >= 0 && siteId < known.length) {

@@ -54,8 +54,6 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final Predicate<Class<?>> initialized;
   private final FieldReader fields = new FieldReader();
   private final ShortLoops shortLoops;
-  /** Null when each site is prepared by its first launch, on the program thread. */
-  private final SitePreparation preparation;
   /** By site id: the launch shape for which the selection settled on the original loop, if it did. */
   private final Map<Integer, SettledBytecode> settled = new ConcurrentHashMap<>();
   private final ThreadLocal<ThreadWork> threads = ThreadLocal.withInitial(ThreadWork::new);
@@ -71,12 +69,9 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * @param clock nanoseconds, for timing the original loops the selection measures
    * @param initialized whether a class is initialized (without initializing it), see {@link #initialized}
    * @param shortLoops puts back the loops that only ever run too short to offload
-   * @param prepareInBackground each site is prepared on a background thread, its launches running as bytecode
-   *     meanwhile (see {@link SitePreparation}): only when the bytecode is a candidate of every site
    */
   LoopDispatcher(SiteTable sites, KernelRunner runner, Selections selections, EScheduler scheduler, Profiler profiler,
-      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized, ShortLoops shortLoops,
-      boolean prepareInBackground) {
+      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized, ShortLoops shortLoops) {
     this.sites = sites;
     this.runner = runner;
     this.builder = new ProgramBuilder(runner.options().reassociate(), profiler);
@@ -88,7 +83,6 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     this.clock = clock;
     this.initialized = initialized;
     this.shortLoops = shortLoops;
-    this.preparation = prepareInBackground ? new SitePreparation(log) : null;
     profiler.traceCache(builder::stats);
   }
 
@@ -139,9 +133,6 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         scalars[last] = after;
         return LoopBridge.TAKEN;
       }
-      if (preparation != null && !preparation.ready(siteId, () -> prepare(siteId, site))) {
-        return decline(w, siteId, entry, SitePreparation.PREPARING);
-      }
       // Chosen before the guards: a loop the selection keeps as bytecode needs none of them.
       Optional<Selections.Decision> decided = selections.site(entry, launch, memo == null ? 0 : memo.declined());
       if (decided.isEmpty()) return decline(w, siteId, entry, "no executor can run this loop");
@@ -184,13 +175,6 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       if (entry != null) profiler.internalError(entry.id(), e);
       return decline(w, siteId, entry, "internal error: " + e);
     }
-  }
-
-  /** Does ahead of site {@code siteId}'s first launch what that launch would do first (see {@link SitePreparation}). */
-  private void prepare(int siteId, LoopSite site) {
-    selections.prepare(sites.get(siteId));
-    guard.prepare(siteId, site.template());
-    runner.prepare(site.template());
   }
 
   /**

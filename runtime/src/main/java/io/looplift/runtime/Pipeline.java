@@ -51,7 +51,7 @@ public final class Pipeline {
         : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
     KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
     return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
-        b.clock, b.initialized, shortLoops, b.opener != null && b.bytecode);
+        b.clock, b.initialized, shortLoops);
   }
 
   /**

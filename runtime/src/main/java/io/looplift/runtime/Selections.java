@@ -107,19 +107,10 @@ final class Selections {
    *     counts as done
    */
   Optional<Decision> site(SiteTable.Entry entry, Launch launch, int declined) {
-    return siteKernel(entry).choose(launch, declined);
-  }
-
-  /** Makes site {@code entry}'s selection now, reading what the store keeps of it, as its first launch would. */
-  void prepare(SiteTable.Entry entry) {
-    Kernel k = siteKernel(entry);
-    k.selection(offloads(false));
-  }
-
-  private Kernel siteKernel(SiteTable.Entry entry) {
-    return sites.computeIfAbsent(entry.id(), id -> new Kernel(entry.site().template(),
+    Kernel k = sites.computeIfAbsent(entry.id(), id -> new Kernel(entry.site().template(),
         key(entry.site().template(), List.of(entry.site())), bytecode,
         selection -> profiler.siteSelection(id, () -> info(selection))));
+    return k.choose(launch, declined);
   }
 
   /** The choice for {@code launch} of a kernel fused from {@code loops}; empty when no executor can run it. */
@@ -194,26 +185,25 @@ final class Selections {
       long done = workDone.accumulateAndGet(worked, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
       boolean devicesMayJoin = !forced && later.present() && !devicesLost && done < DEVICE_WORK;
       long beforeDevices = devicesMayJoin ? (DEVICE_WORK - done + launchWork - 1) / launchWork : Long.MAX_VALUE;
-      SelectedKernel s = selection(offloads(done >= DEVICE_WORK && !devicesLost));
+      List<Offload> now = offloads(done >= DEVICE_WORK && !devicesLost);
+      SelectedKernel s;
+      synchronized (this) {
+        if (executors != now.size()) {
+          List<Candidate> candidates = candidates(template, now, withBytecode);
+          boolean first = executors < 0;
+          selection = candidates.isEmpty() ? null : selector.kernel(key, candidates);
+          executors = now.size();
+          if (selection != null) {
+            selected.accept(selection);
+            // An earlier run measured the devices on this kernel and they lost: opening them is all cost.
+            if (first) devicesLost = selection.othersLostBefore();
+          }
+        }
+        s = selection;
+      }
       if (s == null) return Optional.empty();
       return s.choose(launch.trips(), perIteration, declined)
           .map(c -> new Decision(s, c, Math.min(beforeDevices, c.untilAsked()), devices));
-    }
-
-    /** The selection among {@code now}'s candidates, made again when they changed; null when there are none. */
-    synchronized SelectedKernel selection(List<Offload> now) {
-      if (executors != now.size()) {
-        List<Candidate> candidates = candidates(template, now, withBytecode);
-        boolean first = executors < 0;
-        selection = candidates.isEmpty() ? null : selector.kernel(key, candidates);
-        executors = now.size();
-        if (selection != null) {
-          selected.accept(selection);
-          // An earlier run measured the devices on this kernel and they lost: opening them is all cost.
-          if (first) devicesLost = selection.othersLostBefore();
-        }
-      }
-      return selection;
     }
   }
 

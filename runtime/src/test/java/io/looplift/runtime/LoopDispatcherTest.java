@@ -79,7 +79,7 @@ class LoopDispatcherTest {
   private LoopDispatcher dispatcher(Selections selections, int queueLimit, LongSupplier clock) {
     KernelRunner runner = new KernelRunner(selections, ExecutionOptions.EXACT, profiler, log, clock, null);
     return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock, c -> false,
-        new ShortLoops(sites, profiler, ClassRewriting.NONE, id -> false, log), false);
+        new ShortLoops(sites, profiler, ClassRewriting.NONE, id -> false, log));
   }
 
   /** A dispatcher whose loops {@code selector} measures against {@code jvm}, on the clock {@code now}. */

@@ -133,21 +133,6 @@ public final class JvmExecutor implements Executor {
   public boolean supports(LoopTemplate template, ExecutionOptions options) { return true; }
 
   /**
-   * Generates the kernel a launch of {@code t} large enough to be split would run (the kind a loop worth
-   * offloading runs), unless it is cached already.
-   */
-  @Override
-  public void prepare(LoopTemplate t, ExecutionOptions options) throws ExecutionException {
-    if (closed) return;
-    Profile p = profile(t);
-    if (t.isFlat()) {
-      kernel(t, pool != null && (options.reassociate() ? p.parallelReassociating() : p.parallelExact()));
-    } else {
-      nestKernel(t, pool != null && !t.reductions().isEmpty() && p.dimension().isParallel(options.reassociate()));
-    }
-  }
-
-  /**
    * Runs the launch. A generator, class-definition or call-resolution failure throws before anything is
    * written. Kernels do not fail on guarded inputs; should one throw anyway (an internal error), that
    * exception propagates unchanged and arrays may be partly written, but accumulators are not.
