@@ -38,6 +38,16 @@ final class Measurements {
    */
   static final double NEAR_TIE = 2;
   /**
+   * How far behind the winner an offload whose point comes from its first runs in this JVM is still re-checked,
+   * from the 4th re-check on (the 128th launch after the choice, so that one run costs at most 6% of the
+   * launches since): a generated kernel and LoopLift's code around it run their first launches interpreted. A
+   * nest measured 2.4 ms a launch on the jvm executor in its first runs, four times the bytecode's 558 µs, was
+   * never run again, and ran in 143-166 µs once compiled.
+   */
+  static final double COLD_REACH = 8;
+  /** The first re-check ({@code turn}) whose reach {@link #COLD_REACH} widens. */
+  static final int COLD_RECHECK = 3;
+  /**
    * A candidate whose fastest run at a size class so far lasted at least {@link #LONG_RUN_NANOS} (or, for its
    * only run so far, {@link #LONG_FIRST_RUN_NANOS}) and was this many times slower than another candidate's best
    * there is settled from its runs: further runs, the costliest of all, would not make it win. A 1024 x 1024
@@ -105,6 +115,11 @@ final class Measurements {
     final Map<Integer, List<Point>> chosenRuns = new TreeMap<>();
     /** Per size class where the point follows the candidate's runs: the point measured, which the store keeps. */
     final Map<Integer, Point> measured = new TreeMap<>();
+    /**
+     * The size classes where the point of this offload comes from its first runs in this JVM (see
+     * {@link Measurements#COLD_REACH}).
+     */
+    final Set<Integer> provisional = new HashSet<>();
 
     Data(String device) {
       this.device = device;
@@ -228,6 +243,15 @@ final class Measurements {
     return List.copyOf(candidates.get(candidate).points.values());
   }
 
+  /** The candidate's points as measured (see {@link #followChosen}), ordered by size class. */
+  List<Point> measuredPoints(String candidate) {
+    Data d = candidates.get(candidate);
+    if (d.measured.isEmpty()) return List.copyOf(d.points.values());
+    TreeMap<Integer, Point> points = new TreeMap<>(d.points);
+    points.putAll(d.measured);
+    return List.copyOf(points.values());
+  }
+
   boolean measuredAt(String candidate, int sizeClass) {
     return candidates.get(candidate).points.containsKey(sizeClass);
   }
@@ -312,6 +336,7 @@ final class Measurements {
 
   /** Makes {@code point}, taken from the candidate's runs at {@code sizeClass}, its point there, ending those runs. */
   private void complete(Data d, int sizeClass, Point point) {
+    d.provisional.remove(sizeClass);
     d.turns.remove(sizeClass);
     d.recent.put(sizeClass, d.samples.remove(sizeClass));
     d.chosenRuns.remove(sizeClass);
@@ -350,6 +375,7 @@ final class Measurements {
       return;
     }
     complete(d, c, summary(candidate, done, samples));
+    if (!candidate.equals(Candidate.BYTECODE)) d.provisional.add(c);
   }
 
   /**
@@ -392,15 +418,19 @@ final class Measurements {
   /**
    * The candidate to run again at {@code sizeClass} where {@code chosen} won, counted as handed out: the
    * {@code turn}th (wrapping) of the others measured there within {@link #OUT_OF_REACH} of the winner,
-   * fastest first; null when there is none or the budget is spent.
+   * fastest first; null when there is none or the budget is spent. From the {@link #COLD_RECHECK}th re-check
+   * ({@code turn}) on, an offload whose point comes from its first runs in this JVM counts within
+   * {@link #COLD_REACH}.
    */
   String recheck(String chosen, List<String> live, int sizeClass, int turn) {
     Point winner = candidates.get(chosen).points.get(sizeClass);
     if (winner == null || !mayMeasure(1)) return null;
     List<String> near = new ArrayList<>();
     for (String c : live) {
-      Point p = candidates.get(c).points.get(sizeClass);
-      if (!c.equals(chosen) && p != null && p.nanosPerWork() < OUT_OF_REACH * winner.nanosPerWork()) near.add(c);
+      Data d = candidates.get(c);
+      Point p = d.points.get(sizeClass);
+      double reach = d.provisional.contains(sizeClass) && turn >= COLD_RECHECK ? COLD_REACH : OUT_OF_REACH;
+      if (!c.equals(chosen) && p != null && p.nanosPerWork() < reach * winner.nanosPerWork()) near.add(c);
     }
     if (near.isEmpty()) return null;
     near.sort(Comparator.comparingDouble(c -> candidates.get(c).points.get(sizeClass).nanosPerWork()));
@@ -552,6 +582,7 @@ final class Measurements {
       d.turns.remove(sizeClass);
       d.chosenRuns.remove(sizeClass);
       d.measured.remove(sizeClass);
+      d.provisional.remove(sizeClass);
     }
     remeasure.add(sizeClass);
     version++;
@@ -591,9 +622,7 @@ final class Measurements {
     candidates.forEach((name, d) -> {
       List<Point> samples = new ArrayList<>();
       d.samples.values().forEach(samples::addAll);
-      TreeMap<Integer, Point> points = new TreeMap<>(d.points);
-      points.putAll(d.measured);
-      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(points.values()), samples));
+      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, measuredPoints(name), samples));
     });
     return new StoredKernel(key, version, cores, list);
   }

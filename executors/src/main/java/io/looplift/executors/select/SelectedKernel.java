@@ -56,15 +56,21 @@ public final class SelectedKernel {
    * within drift of its estimate: the candidate may be code this JVM has not compiled yet. A decision loaded
    * from the store runs cold from its first launch; counted, those launches had it measured again, and the
    * measurement taken while compiling replaced a good decision (a 2-D stencil on the jvm executor: its first
-   * four launches 2.5 to 11 times its estimate, then within it).
+   * four launches 2.5 to 11 times its estimate, then within it). It was 16: an 800-row nest (Jama's matrix
+   * product) ran its 20th to 30th launches in a new JVM at 1.2 ms against the 410 µs measured in a warm one,
+   * while LoopLift's guards around it were still interpreted, and within it from about the 40th.
    */
-  static final int WARM_LAUNCHES = 16;
+  static final int WARM_LAUNCHES = 64;
   /**
    * The share of a measuring run's time the JIT may spend compiling (in all its threads together) before the
    * run is set aside as disturbed (see {@link Measurements#setAside}). In a program's first seconds the
    * compiler threads take processors from the candidates being measured, from a parallel one most: saxpy
    * over 2^24 floats on the jvm executor, 2 cores, measured 5.6-9.2 ms in its first launches and runs in
-   * 3.6-4.3 ms from then on, while the original loop measured 5.5-6.1 ms.
+   * 3.6-4.3 ms from then on, while the original loop measured 5.5-6.1 ms. Slow launches of a chosen candidate
+   * are no drift either while the JIT compiles for more than this share of their time: a new JVM running a
+   * persisted choice compiles the kernel and LoopLift's code around it over its first thousand launches or so,
+   * two to five times slower than the point measured in a warm one, and measured again then, Jama's matrix
+   * product had its size class measured anew, PoCL included, for 80-300 ms.
    */
   static final double DISTURBED = 0.25;
   /**
@@ -91,6 +97,9 @@ public final class SelectedKernel {
   private int picksVersion = -1;
   /** Per size class, how many normal launches in a row took longer than drift allows. */
   private final int[] slow = new int[64];
+  /** Per size class, the clock and the JIT's compilation time at the first of those launches. */
+  private final long[] slowSinceNanos = new long[64];
+  private final long[] slowSinceCompiling = new long[64];
   /**
    * Per size class, the candidate chosen last and the launches since it was (decided again the same way or
    * not), which schedule the re-checks.
@@ -284,7 +293,8 @@ public final class SelectedKernel {
   private void checkDrift(String candidate, Point run) {
     // With one usable candidate there is nothing to choose again.
     if (m.dropped(candidate) || live().size() < 2) return;
-    Estimate e = CostModel.estimate(m.points(candidate), run.work());
+    // Against what was measured: a point following the candidate's fastest runs would make their spread drift.
+    Estimate e = CostModel.estimate(m.measuredPoints(candidate), run.work());
     if (e == null) return;
     Selector.Settings s = selector.settings();
     int c = run.sizeClass();
@@ -293,9 +303,16 @@ public final class SelectedKernel {
       reached[c] = true;
     } else if (!reached[c] && sincePick[c] < WARM_LAUNCHES) {
       // Not yet as fast here as measured: still warming up, or slow from the start (counted after these).
-    } else if (++slow[c] >= s.driftRuns()) {
+    } else if (++slow[c] == 1) {
+      slowSinceNanos[c] = selector.clock().getAsLong();
+      slowSinceCompiling[c] = selector.compiling().getAsLong();
+    } else if (slow[c] >= s.driftRuns()) {
       slow[c] = 0;
-      m.remeasure(c, live().size() * s.samples());
+      long compiled = selector.compiling().getAsLong() - slowSinceCompiling[c];
+      // The JIT busy all along: the candidate's code, or LoopLift's around it, still being compiled.
+      if (compiled <= DISTURBED * (selector.clock().getAsLong() - slowSinceNanos[c])) {
+        m.remeasure(c, live().size() * s.samples());
+      }
     }
   }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -275,6 +276,41 @@ class CrossoverTest {
     assertEquals(List.of("jvm", "jvm"), after.subList(after.size() - 2, after.size()), after::toString);
   }
 
+  /**
+   * A pool measured in its first runs at 5 ns an element, five times the bytecode's 1, out of reach, whose code
+   * is compiled 50 ms later (0.5 from then on): re-checked from the 128th launch all the same, it wins at the
+   * second such re-check, the 512th, two of its last three runs being fast.
+   */
+  @Test
+  void anOffloadMeasuredColdOutOfReachIsRecheckedOnceTheChoiceRanLong() {
+    sim.cost(BYTECODE, 0, 1).compiledAt(JVM, sim.now + 50_000_000, 5, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    int settled = sim.ran.size();
+    for (int i = 0; i < 600; i++) sim.launch(k, 1 << 20);
+    List<String> after = sim.ran.subList(settled, sim.ran.size());
+    assertEquals(List.of(128, 512), IntStream.range(0, after.size())
+        .filter(i -> after.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList(), after::toString);
+    assertEquals(List.of("jvm", "jvm"), after.subList(after.size() - 2, after.size()), after::toString);
+  }
+
+  /**
+   * A pool steadily five times the bytecode's time, measured in its first runs, is re-checked at the 128th and
+   * 512th launch only; one ten times slower, never.
+   */
+  @ParameterizedTest
+  @CsvSource({"5, '128, 512'", "10, ''"})
+  void anOffloadSteadilyOutOfReachIsRecheckedRarely(double nanosPerElement, String rechecks) {
+    sim.cost(BYTECODE, 0, 1).cost(JVM, 0, nanosPerElement);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
+    int settled = sim.ran.size();
+    for (int i = 0; i < 600; i++) sim.launch(k, 1 << 20);
+    List<String> after = sim.ran.subList(settled, sim.ran.size());
+    assertEquals(rechecks, IntStream.range(0, after.size()).filter(i -> after.get(i).equals("jvm*"))
+        .mapToObj(i -> String.valueOf(i + 1)).collect(Collectors.joining(", ")), after::toString);
+  }
+
   /** A candidate three times the winner's time is re-checked one run at a time, as before. */
   @Test
   void aCandidateFarFromTheWinnerIsRecheckedOneRunAtATime() {
@@ -300,6 +336,21 @@ class CrossoverTest {
     assertEquals(0.9, k.report().candidates().get("jvm"), 1e-6);
     for (int i = 0; i < 3; i++) sim.launch(k, 1 << 20);
     assertEquals(0.4, k.report().candidates().get("jvm"), 1e-6);
+  }
+
+  /**
+   * The pool's point follows its runs at 0.4 ns an element; back at the 0.9 it was measured at, more than twice
+   * the point followed, it does not drift: drift is judged against what was measured.
+   */
+  @Test
+  void runsBackAtTheMeasuredTimeAfterFollowingAreNoDrift() {
+    sim.cost(BYTECODE, 0, 1).warming(JVM, 0.9, 0.9, 0.9, 0.4, 0.4, 0.4, 0.9);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    for (int i = 0; i < 3; i++) sim.launch(k, 1 << 20);
+    assertEquals(0.4, k.report().candidates().get("jvm"), 1e-6);
+    for (int i = 0; i < 100; i++) sim.launch(k, 1 << 20);
+    assertEquals(0, k.report().drifts());
   }
 
   /** Slower runs of the chosen pool leave its point alone: drift judges them. */

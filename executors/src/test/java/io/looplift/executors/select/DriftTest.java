@@ -30,6 +30,19 @@ class DriftTest {
     assertEquals(1, k.report().drifts());
   }
 
+  /** Slow runs while the JIT compiles for half their time are warm-up, not drift; once it stops, they count. */
+  @Test
+  void slowRunsWhileTheJitIsBusyAreNoDrift() {
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, N).candidate());
+    sim.cost(JVM, 20_000, 2.0).compilingDuring(JVM, 20, 0.5);
+    for (int i = 0; i < 20; i++) assertFalse(sim.launch(k, N).measuring(), "run " + i);
+    assertEquals(0, k.report().drifts());
+    for (int i = 0; i < 5; i++) assertFalse(sim.launch(k, N).measuring(), "run " + i);
+    assertTrue(sim.launch(k, N).measuring());
+    assertEquals(1, k.report().drifts());
+  }
+
   @Test
   void slowRunsMustComeInARow() {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));

@@ -80,6 +80,15 @@ final class Simulated {
     return this;
   }
 
+  /**
+   * {@code candidate} takes {@code cold} nanoseconds per unit of work until the clock reaches {@code at},
+   * {@code warm} from then on: code the JIT compiles while other code runs.
+   */
+  Simulated compiledAt(Candidate candidate, long at, double cold, double warm) {
+    costs.put(candidate.name(), work -> (long) ((now < at ? cold : warm) * work));
+    return this;
+  }
+
   /** The JIT compiles through {@code share} of the time of {@code candidate}'s next {@code runs} runs. */
   Simulated compilingDuring(Candidate candidate, int runs, double share) {
     disturbedRuns.put(candidate.name(), runs);
