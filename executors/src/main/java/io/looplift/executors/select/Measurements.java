@@ -113,7 +113,7 @@ final class Measurements {
     final Map<Integer, List<Point>> recent = new TreeMap<>();
     /** Per size class where the candidate was chosen: its latest normal runs there since its point last changed. */
     final Map<Integer, List<Point>> chosenRuns = new TreeMap<>();
-    /** Per size class where the point follows the candidate's runs: the point measured, which the store keeps. */
+    /** Per size class where the point follows the candidate's runs: the point measured, which drift is judged by. */
     final Map<Integer, Point> measured = new TreeMap<>();
     /**
      * The size classes where the point of this offload comes from its first runs in this JVM (see
@@ -243,7 +243,7 @@ final class Measurements {
     return List.copyOf(candidates.get(candidate).points.values());
   }
 
-  /** The candidate's points as measured (see {@link #followChosen}), ordered by size class. */
+  /** The candidate's points as measured in this run or read from the store (see {@link #followChosen}), by size class. */
   List<Point> measuredPoints(String candidate) {
     Data d = candidates.get(candidate);
     if (d.measured.isEmpty()) return List.copyOf(d.points.values());
@@ -484,10 +484,10 @@ final class Measurements {
    * executor measured 600-700 µs a launch in its first runs and ran in 190-240 once the JIT had compiled its
    * kernel and LoopLift's own code, some thousand launches later. Kept, the cold point would let a re-check of
    * the bytecode win back the choice; followed, the point is what the candidate does now (a point read from
-   * the store stays marked so: nothing was measured). The store keeps the
-   * point measured: a later run starts cold again, and held to the warm point its first launches would count
-   * as drift (a nest followed to 186 µs was measured again in the next run at 2.7 ms, in its first launches,
-   * and the bytecode chosen and kept). Slower runs leave the point as it is: they are drift's to judge.
+   * the store stays marked so: nothing was measured), and the store keeps it, so that the next run decides as
+   * this one ended. Drift in this run is judged against the point as measured ({@link #measuredPoints}); a
+   * later run starts cold again, which drift leaves out for its first launches. Slower runs leave the point as
+   * it is: they are drift's to judge.
    */
   boolean followChosen(String candidate, Point run, int samples) {
     Data d = candidates.get(candidate);
@@ -613,16 +613,13 @@ final class Measurements {
     return above.getValue();
   }
 
-  /**
-   * What the store keeps: every registered candidate's device, failure, points (as measured, not as followed:
-   * see {@link #followChosen}) and samples towards others.
-   */
+  /** What the store keeps: every registered candidate's device, failure, points and samples towards others. */
   StoredKernel snapshot(String version, int cores) {
     List<StoredKernel.Candidate> list = new ArrayList<>();
     candidates.forEach((name, d) -> {
       List<Point> samples = new ArrayList<>();
       d.samples.values().forEach(samples::addAll);
-      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, measuredPoints(name), samples));
+      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(d.points.values()), samples));
     });
     return new StoredKernel(key, version, cores, list);
   }
