@@ -43,6 +43,13 @@ class PipelineTest {
     scheduler.close();
   }
 
+  /** What an opener gives: the reference executor alone, no devices, the test's scheduler. */
+  private Pipeline.Backend referenceBackend() {
+    return new Pipeline.Backend(
+        List.of(new Offload(new ReferenceExecutor(), new Candidate("reference", "interpreter"))), LateDevices.none(),
+        scheduler);
+  }
+
   /** {@code out[i] = in[i] + 1} over ints. */
   private static LoopSite increment() {
     LoopTemplate t = new LoopTemplate(List.of(Type.INT, Type.INT), List.of(), List.of(),
@@ -125,9 +132,7 @@ class PipelineTest {
     List<String> opened = new ArrayList<>();
     Pipeline pipeline = Pipeline.builder().openLater(() -> {
       opened.add("open");
-      return new Pipeline.Backend(
-          List.of(new Offload(new ReferenceExecutor(), new Candidate("reference", "interpreter"))), LateDevices.none(),
-          scheduler);
+      return referenceBackend();
     }).build();
     int id = pipeline.sites().register(increment());
     LoopBridge.Dispatcher d = pipeline.dispatcher();
@@ -160,9 +165,7 @@ class PipelineTest {
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
-      return new Pipeline.Backend(
-          List.of(new Offload(new ReferenceExecutor(), new Candidate("reference", "interpreter"))), LateDevices.none(),
-          scheduler);
+      return referenceBackend();
     }).build();
     int id = pipeline.sites().register(increment());
     LoopBridge.Dispatcher d = pipeline.dispatcher();

@@ -248,11 +248,8 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).warming(JVM, 1.2, 1.2, 1.2, 0.5, 1.2);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
-    int settled = sim.ran.size();
-    for (int i = 0; i < 40; i++) sim.launch(k, 1 << 20);
-    List<String> after = sim.ran.subList(settled, sim.ran.size());
-    assertEquals(List.of(2, 8, 9, 32, 33, 34, 35), IntStream.range(0, after.size())
-        .filter(i -> after.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList(), after::toString);
+    List<String> after = launchMore(k, 40);
+    assertEquals(List.of(2, 8, 9, 32, 33, 34, 35), poolRechecks(after), after::toString);
     assertEquals(33, after.stream().filter(r -> r.equals("bytecode")).count(), after::toString);
     assertEquals(1.2, k.report().candidates().get("jvm"), 1e-6);
   }
@@ -268,11 +265,8 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).compiledAfter(JVM, 6L << 20, 1.3, 0.5);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
-    int settled = sim.ran.size();
-    for (int i = 0; i < 40; i++) sim.launch(k, 1 << 20);
-    List<String> after = sim.ran.subList(settled, sim.ran.size());
-    assertEquals(List.of(2, 8, 9, 32, 33), IntStream.range(0, after.size())
-        .filter(i -> after.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList(), after::toString);
+    List<String> after = launchMore(k, 40);
+    assertEquals(List.of(2, 8, 9, 32, 33), poolRechecks(after), after::toString);
     assertEquals(List.of("jvm", "jvm"), after.subList(after.size() - 2, after.size()), after::toString);
   }
 
@@ -286,11 +280,8 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).compiledAt(JVM, sim.now + 50_000_000, 5, 0.5);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
-    int settled = sim.ran.size();
-    for (int i = 0; i < 600; i++) sim.launch(k, 1 << 20);
-    List<String> after = sim.ran.subList(settled, sim.ran.size());
-    assertEquals(List.of(128, 512), IntStream.range(0, after.size())
-        .filter(i -> after.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList(), after::toString);
+    List<String> after = launchMore(k, 600);
+    assertEquals(List.of(128, 512), poolRechecks(after), after::toString);
     assertEquals(List.of("jvm", "jvm"), after.subList(after.size() - 2, after.size()), after::toString);
   }
 
@@ -304,11 +295,9 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).cost(JVM, 0, nanosPerElement);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
-    int settled = sim.ran.size();
-    for (int i = 0; i < 600; i++) sim.launch(k, 1 << 20);
-    List<String> after = sim.ran.subList(settled, sim.ran.size());
-    assertEquals(rechecks, IntStream.range(0, after.size()).filter(i -> after.get(i).equals("jvm*"))
-        .mapToObj(i -> String.valueOf(i + 1)).collect(Collectors.joining(", ")), after::toString);
+    List<String> after = launchMore(k, 600);
+    assertEquals(rechecks, poolRechecks(after).stream().map(String::valueOf).collect(Collectors.joining(", ")),
+        after::toString);
   }
 
   /** A candidate three times the winner's time is re-checked one run at a time, as before. */
@@ -317,11 +306,8 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).cost(JVM, 0, 3);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate());
-    int settled = sim.ran.size();
-    for (int i = 0; i < 40; i++) sim.launch(k, 1 << 20);
-    List<String> after = sim.ran.subList(settled, sim.ran.size());
-    assertEquals(List.of(2, 8, 32), IntStream.range(0, after.size())
-        .filter(i -> after.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList(), after::toString);
+    List<String> after = launchMore(k, 40);
+    assertEquals(List.of(2, 8, 32), poolRechecks(after), after::toString);
   }
 
   /**
@@ -334,7 +320,7 @@ class CrossoverTest {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
     assertEquals(0.9, k.report().candidates().get("jvm"), 1e-6);
-    for (int i = 0; i < 3; i++) sim.launch(k, 1 << 20);
+    launchMore(k, 3);
     assertEquals(0.4, k.report().candidates().get("jvm"), 1e-6);
   }
 
@@ -347,9 +333,9 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).warming(JVM, 0.9, 0.9, 0.9, 0.4, 0.4, 0.4, 0.9);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
-    for (int i = 0; i < 3; i++) sim.launch(k, 1 << 20);
+    launchMore(k, 3);
     assertEquals(0.4, k.report().candidates().get("jvm"), 1e-6);
-    for (int i = 0; i < 100; i++) sim.launch(k, 1 << 20);
+    launchMore(k, 100);
     assertEquals(0, k.report().drifts());
   }
 
@@ -359,7 +345,7 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, 1).warming(JVM, 0.5, 0.5, 0.5, 0.7);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
-    for (int i = 0; i < 6; i++) sim.launch(k, 1 << 20);
+    launchMore(k, 6);
     assertEquals(0.5, k.report().candidates().get("jvm"), 1e-6);
   }
 
@@ -403,7 +389,7 @@ class CrossoverTest {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     sim.settle(k, 1 << 20);
     long measured = sim.measuringRuns();
-    for (int i = 0; i < 40; i++) sim.launch(k, 1 << 20);
+    launchMore(k, 40);
     assertEquals(measured, sim.measuringRuns());
   }
 
@@ -456,5 +442,17 @@ class CrossoverTest {
     Simulated devices = new Simulated().cost(JVM, 0, 1.0).cost(OPENCL, 0, 0.95);
     assertEquals("opencl:0", devices.settle(devices.selector().build().kernel(KEY, List.of(JVM, OPENCL)), 1_000_000)
         .candidate(), "between offloads, the fastest wins by any margin");
+  }
+
+  /** Runs {@code launches} more launches of 2^20 elements; returns what ran, in order. */
+  private List<String> launchMore(SelectedKernel k, int launches) {
+    int before = sim.ran.size();
+    for (int i = 0; i < launches; i++) sim.launch(k, 1 << 20);
+    return List.copyOf(sim.ran.subList(before, sim.ran.size()));
+  }
+
+  /** Which of {@code ran} (counted from 1) were measuring runs of the pool. */
+  private static List<Integer> poolRechecks(List<String> ran) {
+    return IntStream.range(0, ran.size()).filter(i -> ran.get(i).equals("jvm*")).map(i -> i + 1).boxed().toList();
   }
 }
