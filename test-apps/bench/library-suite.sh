@@ -3,8 +3,9 @@
 # the agent and with it, and compares which tests fail: the agent must change none. The default agent options
 # force every loop LoopLift recognizes through the pipeline (min.length=0,executor=jvm), the harshest setting
 # for results; pass others as the first argument. Prints both runs' failures, a verdict, the seconds each
-# took, how many loops ran offloaded and how often, and any loop where LoopLift faulted (a failure too). Takes about 3 minutes plain and 25 with the default
-# options on 2 cores. From the project root, after mvn -B -DskipTests package:
+# took, how many loops ran offloaded and how often, and any loop where LoopLift faulted (a failure too). Takes
+# about 3 minutes plain and 25 with the default options on 2 cores. From the project root, after
+# mvn -B -DskipTests package:
 #   test-apps/bench/library-suite.sh ['min.length=0,executor=jvm'] [test-class filter]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

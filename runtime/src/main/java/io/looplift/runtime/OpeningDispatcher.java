@@ -109,7 +109,8 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
    */
   private LoopBridge.Dispatcher openedOrOpening() {
     LoopBridge.Dispatcher d = opened;
-    if (d != null || !inBackground) return d != null ? d : open();
+    if (d != null) return d;
+    if (!inBackground) return open();
     if (opening.compareAndSet(false, true)) startOpening();
     return opened;
   }
