@@ -29,7 +29,9 @@ final class Measurements {
   private static final double STILL_FALLING = 0.9;
   /**
    * A candidate still warming up whose latest run is this many times slower than another candidate's best
-   * at the same size class is not run again: it would not win (a slow device's runs cost the most).
+   * at the same size class is not run again: it would not win (a slow device's runs cost the most). Two long
+   * runs this far behind, the second no faster than the first, settle it (see {@link #settleIfFarBehind}); and a
+   * run this far behind is not set aside as disturbed (see {@link #setAside}).
    */
   static final double OUT_OF_REACH = 4;
   /**
@@ -111,6 +113,11 @@ final class Measurements {
      * a point read from the store, the point itself then its re-checks.
      */
     final Map<Integer, List<Point>> recent = new TreeMap<>();
+    /**
+     * Per size class being measured: the fastest of the candidate's runs set aside there, per unit of work, an
+     * upper bound of what it does there (the run was cold or disturbed).
+     */
+    final Map<Integer, Double> asideBest = new TreeMap<>();
     /** Per size class where the candidate was chosen: its latest normal runs there since its point last changed. */
     final Map<Integer, List<Point>> chosenRuns = new TreeMap<>();
     /** Per size class where the point follows the candidate's runs: the point measured, which drift is judged by. */
@@ -285,7 +292,7 @@ final class Measurements {
    * kernel is still being measured ran its last launches on the best candidate known. (On an H100, a 1024 x
    * 1024 matrix product run five times took 120 ms at best when its fifth run went to the thread pool, its
    * first GPU run having been a cold 47 ms; the GPU's later runs take 4 ms.) A candidate far behind another is
-   * settled from the runs it had instead (see {@link #FAR_BEHIND}).
+   * settled from the runs it had instead (see {@link #settleIfFarBehind}).
    */
   String nextSample(List<String> live, int sizeClass, int samples) {
     if (!mayMeasure(1)) return null;
@@ -321,23 +328,42 @@ final class Measurements {
   /**
    * Completes {@code candidate}'s point at {@code sizeClass} from the runs it has there, with none under way,
    * when the fastest of them lasted long enough (see {@link #FAR_BEHIND}) and is that many times slower than
-   * another candidate's best; returns whether it did.
+   * another candidate's best, or, with two runs or more there that are {@link #steady},
+   * {@link #OUT_OF_REACH} times slower; returns whether it did. Steady and that far behind, a third run, the
+   * costliest of all, would not make it win: PoCL's device on 2 cores ran a row-times-vector nest over 16,384
+   * rows in 69-88 ms, four times, against the pool's 4-12 ms, and the bytecode a 512 x 512 matrix product in
+   * 500 ms three times against the pool's 100-150: a program launching either 15 times spent a third of its
+   * launches on them.
    */
   private boolean settleIfFarBehind(String candidate, Data d, int sizeClass) {
     Point fastest = fastestSample(candidate, sizeClass);
     if (fastest == null || d.outstanding.containsKey(sizeClass)
-        || fastest.nanos() < (d.sampled(sizeClass) > 1 ? LONG_RUN_NANOS : LONG_FIRST_RUN_NANOS)
-        || fastest.nanosPerWork() < FAR_BEHIND * bestOfOthers(candidate, sizeClass)) {
+        || fastest.nanos() < (d.sampled(sizeClass) > 1 ? LONG_RUN_NANOS : LONG_FIRST_RUN_NANOS)) {
       return false;
     }
+    double behind = fastest.nanosPerWork() / bestOfOthers(candidate, sizeClass);
+    if (behind < (steady(d.samples.get(sizeClass)) ? OUT_OF_REACH : FAR_BEHIND)) return false;
     complete(d, sizeClass, fastest);
     return true;
+  }
+
+  /** True for two runs or more of which the latest is not {@link #STILL_FALLING} faster than every other. */
+  private static boolean steady(List<Point> runs) {
+    if (runs.size() < 2) return false;
+    Point latest = runs.get(runs.size() - 1);
+    return runs.stream().anyMatch(p -> p != latest && latest.nanosPerWork() >= STILL_FALLING * p.nanosPerWork());
+  }
+
+  /** Keeps the time of {@code run}, a measuring run of a candidate set aside, as a bound of the candidate's. */
+  private static void keepAsBound(Data d, Point run) {
+    d.asideBest.merge(run.sizeClass(), run.nanosPerWork(), Math::min);
   }
 
   /** Makes {@code point}, taken from the candidate's runs at {@code sizeClass}, its point there, ending those runs. */
   private void complete(Data d, int sizeClass, Point point) {
     d.provisional.remove(sizeClass);
     d.turns.remove(sizeClass);
+    d.asideBest.remove(sizeClass);
     d.recent.put(sizeClass, d.samples.remove(sizeClass));
     d.chosenRuns.remove(sizeClass);
     d.measured.remove(sizeClass);
@@ -360,7 +386,11 @@ final class Measurements {
     Data d = candidates.get(candidate);
     int c = run.sizeClass();
     release(d, c);
-    if (d.dropped != null || candidate.equals(Candidate.BYTECODE) && cold(run)) return;
+    if (d.dropped != null) return;
+    if (candidate.equals(Candidate.BYTECODE) && cold(run)) {
+      keepAsBound(d, run);
+      return;
+    }
     List<Point> done = d.samples.computeIfAbsent(c, k -> new ArrayList<>());
     done.add(run);
     version++;
@@ -518,14 +548,20 @@ final class Measurements {
     return fastest;
   }
 
-  /** The fastest time per unit of work any other candidate ran in at {@code sizeClass}; infinite when none ran. */
+  /**
+   * The fastest time per unit of work any other candidate ran in at {@code sizeClass}, runs set aside included
+   * (they were slower than the candidate's own: what it does there is at least that fast); infinite when none
+   * ran.
+   */
   private double bestOfOthers(String candidate, int sizeClass) {
     double best = Double.POSITIVE_INFINITY;
     for (Map.Entry<String, Data> e : candidates.entrySet()) {
       if (e.getKey().equals(candidate)) continue;
-      Point point = e.getValue().points.get(sizeClass);
+      Data d = e.getValue();
+      Point point = d.points.get(sizeClass);
       if (point != null) best = Math.min(best, point.nanosPerWork());
-      for (Point p : e.getValue().samples.getOrDefault(sizeClass, List.of())) best = Math.min(best, p.nanosPerWork());
+      for (Point p : d.samples.getOrDefault(sizeClass, List.of())) best = Math.min(best, p.nanosPerWork());
+      best = Math.min(best, d.asideBest.getOrDefault(sizeClass, Double.POSITIVE_INFINITY));
     }
     return best;
   }
@@ -533,14 +569,21 @@ final class Measurements {
   /**
    * Sets aside a measuring run of {@code candidate} that something else disturbed (the JIT compiled through much
    * of it): its time counts as measuring cost, not as a sample, and a later launch runs the candidate again.
-   * False, with nothing done, once {@link #DISTURBED_RUNS} runs of this kernel were set aside.
+   * False, with nothing done, once {@link #DISTURBED_RUNS} runs of this kernel were set aside, or when the run
+   * was {@link #OUT_OF_REACH} times slower than another candidate's best there: the JIT's threads take a share
+   * of the processors, which would not explain so wide a gap, and running it again costs the most of all.
    */
   boolean setAside(String candidate, Point run) {
-    if (disturbedRuns >= DISTURBED_RUNS) return false;
+    if (disturbedRuns >= DISTURBED_RUNS
+        || run.nanosPerWork() >= OUT_OF_REACH * bestOfOthers(candidate, run.sizeClass())) {
+      return false;
+    }
     disturbedRuns++;
     runs++;
     runNanos += run.nanos();
-    release(candidates.get(candidate), run.sizeClass());
+    Data d = candidates.get(candidate);
+    release(d, run.sizeClass());
+    keepAsBound(d, run);
     return true;
   }
 
@@ -566,6 +609,7 @@ final class Measurements {
     d.samples.clear();
     d.outstanding.clear();
     d.turns.clear();
+    d.asideBest.clear();
     version++;
   }
 
@@ -580,6 +624,7 @@ final class Measurements {
       d.points.remove(sizeClass);
       d.recent.remove(sizeClass);
       d.turns.remove(sizeClass);
+      d.asideBest.remove(sizeClass);
       d.chosenRuns.remove(sizeClass);
       d.measured.remove(sizeClass);
       d.provisional.remove(sizeClass);

@@ -33,7 +33,7 @@ class CrossoverTest {
     assertEquals("bytecode", sim.settle(k, 10_000).candidate());
     assertEquals("jvm", sim.settle(k, 10_000_000).candidate());
     long measured = sim.measuringRuns();
-    assertEquals(12, measured, "3 runs of each candidate at each of the two sizes");
+    assertEquals(11, measured, "3 runs of each candidate at each size, but 2 of the bytecode's 10 ms at 10^7");
     for (int i = 0; i < 20; i++) {
       Choice c = sim.launch(k, 100_000);
       assertEquals(at10e5, c.candidate());
@@ -42,7 +42,7 @@ class CrossoverTest {
       assertMentions(c.why(), "interpolated");
     }
     assertEquals(measured, sim.measuringRuns());
-    assertEquals(12, k.report().measuringRuns());
+    assertEquals(11, k.report().measuringRuns());
   }
 
   /** Each candidate's next run comes once every one has had as many; among those, the fastest goes first. */
@@ -368,6 +368,19 @@ class CrossoverTest {
     sim.cost(BYTECODE, 0, nanosPerElement).cost(JVM, 0, 0.5);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("jvm", sim.settle(k, 1 << 20).candidate());
+    assertEquals(bytecodeRuns, sim.ran.stream().filter(r -> r.equals("bytecode*")).count(), sim.ran::toString);
+  }
+
+  /**
+   * Two steady runs of at least 10 ms, 5 times the pool's, settle the bytecode; runs still getting faster, or
+   * shorter, or closer, do not.
+   */
+  @ParameterizedTest
+  @CsvSource({"5, 5, 4194304, 2", "10, 5, 4194304, 3", "5, 5, 1048576, 3", "3.5, 3.5, 4194304, 3"})
+  void twoSteadyRunsOutOfReachSettleACandidate(double first, double second, long work, long bytecodeRuns) {
+    sim.warming(BYTECODE, first, second).cost(JVM, 0, 1);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, work).candidate());
     assertEquals(bytecodeRuns, sim.ran.stream().filter(r -> r.equals("bytecode*")).count(), sim.ran::toString);
   }
 

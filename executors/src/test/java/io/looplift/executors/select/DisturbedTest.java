@@ -3,6 +3,7 @@ package io.looplift.executors.select;
 import static io.looplift.executors.select.Simulated.BYTECODE;
 import static io.looplift.executors.select.Simulated.JVM;
 import static io.looplift.executors.select.Simulated.KEY;
+import static io.looplift.executors.select.Simulated.OPENCL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -41,6 +42,31 @@ class DisturbedTest {
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
     assertEquals("bytecode", sim.settle(k, 1 << 20).candidate(), "1 ms launches: the pool's slow runs count");
     assertEquals(6, sim.measuringRuns());
+  }
+
+  /**
+   * The device's runs, 5 times the bytecode's, come while the JIT compiles: sharing the processors would not
+   * explain that gap, so they count, and the device is settled by its first three runs.
+   */
+  @Test
+  void aDisturbedRunOutOfReachCounts() {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).cost(OPENCL, 0, 5.0).compilingDuring(OPENCL, 1000, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, OPENCL));
+    assertEquals("bytecode", sim.settle(k, N).candidate());
+    assertEquals(List.of("bytecode*", "opencl:0*", "bytecode*", "opencl:0*", "bytecode*", "bytecode"), sim.ran);
+  }
+
+  /**
+   * The pool's runs are all set aside, the JIT compiling through them, but they still bound what the pool does:
+   * the device, 5 times slower than them, is not run beyond its samples to warm up.
+   */
+  @Test
+  void runsSetAsideBoundTheCandidatesTime() {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 2.0).cost(JVM, 0, 1.0).compilingDuring(JVM, 6, 0.5)
+        .warming(OPENCL, 9, 8, 7, 6, 5, 4, 3);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM, OPENCL));
+    assertEquals("jvm", sim.settle(k, N).candidate());
+    assertEquals(3, sim.ran.stream().filter(r -> r.equals("opencl:0*")).count(), sim.ran::toString);
   }
 
   @Test

@@ -53,7 +53,7 @@ class DriftTest {
       sim.cost(JVM, 20_000, 0.2);
       sim.launch(k, N);
     }
-    assertEquals(6, sim.measuringRuns(), "only the first measurement");
+    assertEquals(5, sim.measuringRuns(), "only the first measurement (the bytecode's settled by two runs)");
     assertEquals(0, k.report().drifts());
   }
 

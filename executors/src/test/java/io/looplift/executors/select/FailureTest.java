@@ -23,7 +23,7 @@ class FailureTest {
     sim.failing(OPENCL);
     SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM, OPENCL));
     assertEquals("jvm", sim.settle(k, 1 << 24).candidate());
-    assertEquals(6, sim.measuringRuns());
+    assertEquals(5, sim.measuringRuns(), "the bytecode settled by two runs of 17 ms, five times behind");
     assertFalse(sim.ran.stream().anyMatch(r -> r.startsWith("opencl")));
     SelectionReport r = k.report();
     assertEquals(Map.of("opencl:0", "opencl:0 threw"), r.dropped());
