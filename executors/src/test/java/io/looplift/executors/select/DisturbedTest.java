@@ -46,7 +46,7 @@ class DisturbedTest {
 
   /**
    * The device's runs, 5 times the bytecode's, come while the JIT compiles: sharing the processors would not
-   * explain that gap, so they count, and the device is settled by its first three runs.
+   * explain that gap, so they count, and its first two (steady, 42 ms each) settle it.
    */
   @Test
   void aDisturbedRunOutOfReachCounts() {
