@@ -328,7 +328,7 @@ final class Measurements {
   /**
    * Completes {@code candidate}'s point at {@code sizeClass} from the runs it has there, with none under way,
    * when the fastest of them lasted long enough (see {@link #FAR_BEHIND}) and is that many times slower than
-   * another candidate's best, or, with two runs or more there that are {@link #steady},
+   * another candidate's best, or, with two runs or more there whose latest is not {@link #stillFalling},
    * {@link #OUT_OF_REACH} times slower; returns whether it did. Steady and that far behind, a third run, the
    * costliest of all, would not make it win: PoCL's device on 2 cores ran a row-times-vector nest over 16,384
    * rows in 69-88 ms, four times, against the pool's 4-12 ms, and the bytecode a 512 x 512 matrix product in
@@ -341,17 +341,22 @@ final class Measurements {
         || fastest.nanos() < (d.sampled(sizeClass) > 1 ? LONG_RUN_NANOS : LONG_FIRST_RUN_NANOS)) {
       return false;
     }
-    double behind = fastest.nanosPerWork() / bestOfOthers(candidate, sizeClass);
-    if (behind < (steady(d.samples.get(sizeClass)) ? OUT_OF_REACH : FAR_BEHIND)) return false;
+    List<Point> runs = d.samples.get(sizeClass);
+    boolean steady = runs.size() > 1 && !stillFalling(runs);
+    if (fastest.nanosPerWork() < (steady ? OUT_OF_REACH : FAR_BEHIND) * bestOfOthers(candidate, sizeClass)) {
+      return false;
+    }
     complete(d, sizeClass, fastest);
     return true;
   }
 
-  /** True for two runs or more of which the latest is not {@link #STILL_FALLING} faster than every other. */
-  private static boolean steady(List<Point> runs) {
-    if (runs.size() < 2) return false;
+  /** True when the latest of {@code runs} is {@link #STILL_FALLING} faster than every earlier one (false for one). */
+  private static boolean stillFalling(List<Point> runs) {
     Point latest = runs.get(runs.size() - 1);
-    return runs.stream().anyMatch(p -> p != latest && latest.nanosPerWork() >= STILL_FALLING * p.nanosPerWork());
+    for (Point p : runs.subList(0, runs.size() - 1)) {
+      if (latest.nanosPerWork() >= STILL_FALLING * p.nanosPerWork()) return false;
+    }
+    return runs.size() > 1;
   }
 
   /** Keeps the time of {@code run}, a measuring run of a candidate set aside, as a bound of the candidate's. */
@@ -395,12 +400,7 @@ final class Measurements {
     done.add(run);
     version++;
     if (done.size() < samples) return;
-    Point fastest = done.get(0);
-    for (Point p : done.subList(0, done.size() - 1)) {
-      if (p.nanosPerWork() < fastest.nanosPerWork()) fastest = p;
-    }
-    boolean falling = run.nanosPerWork() < STILL_FALLING * fastest.nanosPerWork();
-    if (falling && done.size() < samples * WARMING_FACTOR
+    if (stillFalling(done) && done.size() < samples * WARMING_FACTOR
         && run.nanosPerWork() < OUT_OF_REACH * bestOfOthers(candidate, c)) {
       return;
     }
