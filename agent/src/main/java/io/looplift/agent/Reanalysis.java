@@ -38,6 +38,7 @@ final class Reanalysis {
       if (why == null) {
         log.debug("rewrote " + name + " again: a class implementing a method its loops call has loaded");
       } else {
+        sites.notRewrittenAgain(name, why);
         log.debug("did not rewrite " + name + " again for a class implementing a method its loops call: " + why);
       }
     });

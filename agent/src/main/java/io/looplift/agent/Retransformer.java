@@ -10,23 +10,23 @@ import java.util.function.Consumer;
 
 /**
  * Rewrites classes again after they loaded, by retransformation on one daemon thread: the transformer is
- * then handed the class's original bytes. A method running at that moment keeps its old code until it
- * returns, and HotSpot never compiles a redefined method's old code: a program's {@code main} loop would run
- * interpreted for good. So a class is retransformed at a moment no thread runs a method of it, looked for
- * again a little later while one does. A class named (one waiting for an implementation its loops call) is
- * retransformed all the same after {@link #INSIST_AFTER_MILLIS}, or its loops would never run offloaded when
- * its {@code main} holds them; a class given (a loop to put back) is given up after {@link #GIVE_UP_MILLIS},
- * the loop then keeping its preamble. A class is looked for among those its loader has defined, never loaded
- * by name: loading it could define it a second time where its first definition is still under way on
- * another thread, and such a class is looked for again later instead. Thread-safe; never throws.
+ * then handed the class's original bytes. A class is retransformed only at a moment no thread runs a method
+ * of it, and looked for again a little later while one does, for {@link #GIVE_UP_MILLIS} at most. A method
+ * running while its class is redefined keeps its old code until it returns, and HotSpot never compiles that
+ * old code (a {@code main} loop would run interpreted for good); worse, the JVM no longer knows that frame's
+ * file and line: a stack trace printed from it, say by a {@code main} that logs an exception, would read
+ * {@code main(Unknown Source)}, and the program would print something else than without the agent. That
+ * holds even when the method's code does not change. So a class with a method that always runs (a
+ * {@code main}, a method called back to back) is not rewritten again, and its loops run as they are. A
+ * class is looked for among those its loader has defined, never loaded by name: loading it could define it
+ * a second time where its first definition is still under way on another thread, and such a class is looked
+ * for again later instead. Thread-safe; never throws.
  */
 final class Retransformer {
   /** The first wait for a class still being defined; each further wait is twice as long. */
   private static final long FIRST_WAIT_MILLIS = 5;
   /** How long a class not defined yet, or always running, is waited for before its retransformation is given up. */
   private static final long GIVE_UP_MILLIS = 10_000;
-  /** How long a retransformation that must happen waits for a moment when no method of its class runs. */
-  private static final long INSIST_AFTER_MILLIS = 150;
 
   private final Instrumentation inst;
   private final Log log;
@@ -54,9 +54,9 @@ final class Retransformer {
 
   /**
    * Retransforms the class {@code internalName} that {@code loader} defines, on the retransformation thread,
-   * once it is defined, and while a method of it runs for {@link #INSIST_AFTER_MILLIS} at most. {@code before}
-   * runs just before; {@code after} is told null once it is done, or why it was not (never defined, not
-   * modifiable, refused by the JVM).
+   * once it is defined, at a moment no method of it runs. {@code before} runs just before; {@code after} is
+   * told null once it is done, or why it was not (never defined, a method of it ran for
+   * {@link #GIVE_UP_MILLIS}, not modifiable, refused by the JVM).
    */
   void retransform(String internalName, ClassLoader loader, Runnable before, Consumer<String> after) {
     String name = internalName.replace('/', '.');
@@ -71,7 +71,7 @@ final class Retransformer {
    * of it ran for {@link #GIVE_UP_MILLIS}, not modifiable, refused by the JVM).
    */
   void retransform(Class<?> c, Runnable before, Consumer<String> after) {
-    if (!execute(() -> retransformNow(c, before, after, FIRST_WAIT_MILLIS, 0, false))) {
+    if (!execute(() -> retransformNow(c, before, after, FIRST_WAIT_MILLIS, 0))) {
       after.accept("the JVM was shutting down");
     }
   }
@@ -84,20 +84,18 @@ final class Retransformer {
           wait, waited, after);
       return;
     }
-    retransformNow(c, before, after, wait, waited, true);
+    retransformNow(c, before, after, wait, waited);
   }
 
-  /** With {@code insist}, the class is retransformed even while a method of it runs, once it has waited enough. */
-  private void retransformNow(Class<?> c, Runnable before, Consumer<String> after, long wait, long waited,
-      boolean insist) {
+  private void retransformNow(Class<?> c, Runnable before, Consumer<String> after, long wait, long waited) {
     try {
       if (!inst.isModifiableClass(c)) {
         after.accept("the JVM does not let its class be changed");
         return;
       }
-      if (running.contains(c.getName()) && !(insist && waited >= INSIST_AFTER_MILLIS)) {
-        later(() -> retransformNow(c, before, after, wait * 2, waited + wait, insist),
-            "a method of its class was running each time, and would have kept its old code uncompiled", wait,
+      if (running.contains(c.getName())) {
+        later(() -> retransformNow(c, before, after, wait * 2, waited + wait),
+            "a method of its class was running each time, and would have lost its stack frames' lines", wait,
             waited, after);
         return;
       }

@@ -29,4 +29,11 @@ public interface SiteRegistry {
    * loaded: a loop registered anew at the place of such a site replaces it. Nothing by default.
    */
   default void rewritingAgain(String className) {}
+
+  /**
+   * Says that class {@code className} (binary name), whose loops waited for an implementation of an abstract
+   * method, will not be rewritten again although one loaded, because of {@code why} (readable by a user): its
+   * waiting loops run as they are. Nothing by default.
+   */
+  default void notRewrittenAgain(String className, String why) {}
 }

@@ -93,6 +93,21 @@ final class SiteTable implements SiteRegistry {
     }
   }
 
+  @Override
+  public void notRewrittenAgain(String className, String why) {
+    synchronized (lock) {
+      for (var it = awaiting.iterator(); it.hasNext(); ) {
+        Entry e = it.next();
+        if (!e.site().className().equals(className)) continue;
+        it.remove();
+        String reason = e.site().reason();
+        profiler.siteDiscarded(e.id(), reason.substring(0, reason.length() - LoopSite.AWAITS_IMPLEMENTATION.length())
+            + " that no class implemented when its class loaded; one did later, but its class was not rewritten"
+            + " again: " + why);
+      }
+    }
+  }
+
   /**
    * Takes out of the report a site that waited for an implementation at {@code site}'s place (method and
    * line; the first, when a class without line numbers has several there): its class was rewritten again

@@ -56,6 +56,23 @@ class SiteTableTest {
     assertTrue(report.contains("\"id\":" + neighbour + ","), report);
   }
 
+  /**
+   * A loop waiting for an implementation whose class is not rewritten again once one loaded says so, and why,
+   * in the report; another class's waiting loop goes on waiting.
+   */
+  @Test
+  void aLoopWhoseClassIsNotRewrittenAgainSaysWhy() {
+    int waiting = sites.register(awaiting(42));
+    sites.register(new LoopSite("com.acme.Other", "bar", "([I)V", 7, "loop", null, null,
+        "calls com.acme.Shape.area, an abstract method" + LoopSite.AWAITS_IMPLEMENTATION));
+    sites.notRewrittenAgain("com.acme.Foo", "a method of its class was running each time");
+    String report = profiler.reportJson();
+    assertTrue(report.contains("\"id\":" + waiting + ",") && report.contains("\"reason\":\"calls com.acme.Shape.area,"
+        + " an abstract method that no class implemented when its class loaded; one did later, but its class was"
+        + " not rewritten again: a method of its class was running each time\""), report);
+    assertTrue(report.contains(LoopSite.AWAITS_IMPLEMENTATION), "the other class's loop still waits: " + report);
+  }
+
   @Test
   void eachSiteIsReportedAndPrintedOnce() {
     int a = sites.register(accepted(42));

@@ -1,12 +1,15 @@
 package io.looplift.apps;
 
 /**
- * A loop that calls an abstract method, as code written against an abstract matrix or signal type does
- * ({@code render}: {@code out[i] = s.sample(i) * gain}): which method runs is known only once a subclass
- * loads, after this class. The program renders a {@link Ramp} for at least {@code args[0]} milliseconds
- * (default 1,500: long enough for the agent to rewrite the loop again once {@code Ramp} has loaded), then a
- * {@link Wave}, whose own {@code sample} the rewritten loop must not replace with {@code Ramp}'s. Prints exact
- * digests; how many rounds ran changes nothing printed.
+ * Loops that call an abstract method, as code written against an abstract matrix or signal type does
+ * ({@code out[i] = s.sample(i) * gain}): which method runs is known only once a subclass loads, after the
+ * loops' classes. {@link Mixer#render}'s loop runs in rounds, each followed by a digest of what it wrote, so
+ * that its class, idle between two rounds, can be rewritten again once {@link Ramp} has loaded. The loop of
+ * {@code main} cannot be: {@code main} runs throughout, and a method that runs while its class is redefined
+ * loses its file and line in stack traces, which this program prints at the end. The program renders a
+ * {@link Ramp} for at least {@code args[0]} milliseconds (default 1,500), then a {@link Wave}, whose own
+ * {@code sample} the rewritten loop must not replace with {@code Ramp}'s. Prints exact digests; how many
+ * rounds ran changes nothing printed.
  */
 public final class AbstractCalls {
   /** A sampled signal. */
@@ -42,8 +45,13 @@ public final class AbstractCalls {
     }
   }
 
-  static void render(Signal s, double gain, double[] out) {
-    for (int i = 0; i < out.length; i++) out[i] = s.sample(i) * gain;
+  /** The loop called round after round, in a class of its own. */
+  static final class Mixer {
+    private Mixer() {}
+
+    static void render(Signal s, double gain, double[] out) {
+      for (int i = 0; i < out.length; i++) out[i] = s.sample(i) * gain;
+    }
   }
 
   public static void main(String[] args) {
@@ -54,10 +62,18 @@ public final class AbstractCalls {
     double[] out = new double[n];
     System.out.println("start");
     Signal ramp = new Ramp(levels);
+    String digest = "";
     long end = System.nanoTime() + millis * 1_000_000;
-    for (int round = 0; round < 20 || System.nanoTime() < end; round++) render(ramp, 0.75, out);
-    System.out.println("ramp " + Digest.of(out));
-    render(new Wave(levels), 1.25, out);
+    for (int round = 0; round < 20 || System.nanoTime() < end; round++) {
+      Mixer.render(ramp, 0.75, out);
+      digest = Digest.of(out);
+    }
+    System.out.println("ramp " + digest);
+    double[] rise = new double[n];
+    for (int i = 0; i < n; i++) rise[i] = ramp.sample(i) - levels[i];
+    System.out.println("rise " + Digest.of(rise));
+    Mixer.render(new Wave(levels), 1.25, out);
     System.out.println("wave " + Digest.of(out));
+    System.out.println("at " + new Throwable().getStackTrace()[0]);
   }
 }
