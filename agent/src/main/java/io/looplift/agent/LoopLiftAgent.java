@@ -57,16 +57,18 @@ public final class LoopLiftAgent {
   private final LoopTransformer transformer;
   private final StoredAnalysisMemo memo; // null: none kept
   private final Instrumentation inst;
+  private final Retransformer retransformer;
   private boolean active; // transformer installed; guarded by LoopLiftAgent.class
 
   private LoopLiftAgent(LoopLiftConfig config, Log log, Profiler profiler, LoopTransformer transformer,
-      StoredAnalysisMemo memo, Instrumentation inst) {
+      StoredAnalysisMemo memo, Instrumentation inst, Retransformer retransformer) {
     this.config = config;
     this.log = log;
     this.profiler = profiler;
     this.transformer = transformer;
     this.memo = memo;
     this.inst = inst;
+    this.retransformer = retransformer;
   }
 
   /**
@@ -165,7 +167,7 @@ public final class LoopLiftAgent {
         new ClassRewriter(rewriteOptions(config), pipeline.sites(), deferred, implementors,
             memo != null ? memo : AnalysisMemo.NONE),
         new Reanalysis(implementors, retransformer, pipeline.sites(), log), profiler, log);
-    LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, memo, inst);
+    LoopLiftAgent agent = new LoopLiftAgent(config, log, profiler, transformer, memo, inst, retransformer);
     Runtime.getRuntime().addShutdownHook(new Thread(agent::atExit, "looplift-exit"));
     boolean directed = CompilerDirective.addNow(inst, log);
     registerMBean(profiler, directed, log);
@@ -263,17 +265,22 @@ public final class LoopLiftAgent {
     t.start();
   }
 
-  /** Installs the transformer; with {@code retransform}, rewrites the eligible classes already loaded. */
+  /**
+   * Installs the transformer; with {@code retransform}, rewrites the eligible classes already loaded that have
+   * a loop over arrays.
+   */
   private void activate(boolean retransform) {
     inst.addTransformer(transformer, true);
     active = true;
     if (!retransform) return;
     List<Class<?>> classes = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
-      if (inst.isModifiableClass(c) && transformer.eligible(c)) classes.add(c);
+      if (inst.isModifiableClass(c) && transformer.eligible(c)
+          && ClassRewriter.mayRewrite(c.getClassLoader(), c.getName().replace('.', '/'))) {
+        classes.add(c);
+      }
     }
-    int done = retransform(classes);
-    log.info("attached; " + done + " of " + classes.size() + " loaded classes retransformed");
+    log.info("attached; " + retransform(classes, "loaded classes with loops retransformed"));
   }
 
   /** Removes the transformer and gives every class it rewrote back its original bytes. */
@@ -287,12 +294,36 @@ public final class LoopLiftAgent {
         classes.add(c);
       }
     }
-    int done = retransform(classes);
-    log.info("detached; " + done + " of " + classes.size() + " rewritten classes restored");
+    log.info("detached; " + retransform(classes, "rewritten classes restored"));
+  }
+
+  /**
+   * Retransforms those of {@code classes} no thread runs a method of now, one by one where the batch fails, and
+   * hands the others to the {@link Retransformer}, which waits for a moment none of their methods runs (a method
+   * running while its class is redefined would lose its frame's file and line). Says how many of how many
+   * {@code were} (what they are and what was done to them), and how many wait.
+   */
+  private String retransform(List<Class<?>> classes, String were) {
+    RunningClasses running = new RunningClasses();
+    List<Class<?>> idle = new ArrayList<>();
+    int waiting = 0;
+    for (Class<?> c : classes) {
+      if (!running.contains(c.getName())) {
+        idle.add(c);
+        continue;
+      }
+      waiting++;
+      String name = c.getName();
+      retransformer.retransform(c, () -> { }, why -> {
+        if (why != null) log.debug("did not retransform " + name + ": " + why);
+      });
+    }
+    return retransformNow(idle) + " of " + classes.size() + " " + were
+        + (waiting > 0 ? ", " + waiting + " more once none of their methods runs" : "");
   }
 
   /** Retransforms {@code classes}, one by one where the batch fails; returns how many succeeded. */
-  private int retransform(List<Class<?>> classes) {
+  private int retransformNow(List<Class<?>> classes) {
     if (classes.isEmpty()) return 0;
     try {
       inst.retransformClasses(classes.toArray(new Class<?>[0]));

@@ -9,8 +9,8 @@ import java.util.function.Supplier;
 /**
  * Which classes have a method running on some thread, by name (of any loader: a rare false alarm only
  * delays a retransformation). The threads' stacks are looked at once per {@link #FRESH_NANOS} at most, not
- * once per class: a batch of retransformations asks for many classes in a row. Not thread-safe: the
- * retransformation thread's.
+ * once per class: a batch of retransformations asks for many classes in a row. Not thread-safe: each thread
+ * that asks has one of its own.
  */
 final class RunningClasses {
   /** How long one look at the stacks stands for the moment. */

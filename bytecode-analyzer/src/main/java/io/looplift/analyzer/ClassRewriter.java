@@ -341,6 +341,21 @@ public final class ClassRewriter {
   }
 
   /**
+   * Whether class {@code internalName}, defined by {@code loader} before the agent came, may need rewriting:
+   * true when the class file the loader gives back has a loop over arrays, or when the loader gives none back.
+   * A class without one is better not retransformed at all: redefining a class costs its compiled code, and the
+   * frames of its methods running at that moment their file and line in stack traces.
+   */
+  public static boolean mayRewrite(ClassLoader loader, String internalName) {
+    try {
+      byte[] bytes = readBack(loader, internalName);
+      return bytes == null || !LoopPrescan.of(bytes).candidates().isEmpty();
+    } catch (IOException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  /**
    * The class file {@code loader} has for class {@code name}, or null. Read into one array of the size the
    * stream announces (a jar entry's or a file's), rather than in chunks copied together at the end: the
    * report reads back hundreds of class files at exit, when every byte allocated may grow the heap.

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AttachCommandTest {
   private static final String ROUNDS = "io.looplift.apps.Rounds";
+  private static final String KERNELS = ROUNDS + "$Kernels";
   private static final String LIST_HINT = "'java -jar looplift-agent.jar list' shows the JVMs you can attach to";
 
   @TempDir Path tmp;
@@ -108,10 +109,10 @@ class AttachCommandTest {
     return LoopReport.read(file);
   }
 
-  /** Offloaded runs of method {@code method} of {@link Rounds}; the loop must be offloaded with {@code kind}. */
+  /** Offloaded runs of method {@code method} of {@link Rounds.Kernels}; the loop must be offloaded with {@code kind}. */
   private static long offloadedRuns(LoopReport report, String method, String kind) {
     List<LoopReport.Loop> loops = report.loops().stream()
-        .filter(l -> l.className().equals(ROUNDS) && l.method().equals(method)).toList();
+        .filter(l -> l.className().equals(KERNELS) && l.method().equals(method)).toList();
     assertEquals(1, loops.size(), () -> method + " in " + report.loops());
     LoopReport.Loop loop = loops.get(0);
     assertEquals("offloaded", loop.status(), loop::toString);
