@@ -34,6 +34,7 @@ final class Reanalysis {
     ClassLoader loader = caller.loader().get();
     if (loader == null) return; // unloaded with the class
     String name = caller.className().replace('/', '.');
+    sites.implementationLoaded(name);
     retransformer.retransform(caller.className(), loader, () -> sites.rewritingAgain(name), why -> {
       if (why == null) {
         log.debug("rewrote " + name + " again: a class implementing a method its loops call has loaded");

@@ -31,6 +31,13 @@ public interface SiteRegistry {
   default void rewritingAgain(String className) {}
 
   /**
+   * Says that an implementation of an abstract method that loops of class {@code className} (binary name)
+   * waited for has loaded: the class will be rewritten again at a moment none of its methods runs. Nothing by
+   * default.
+   */
+  default void implementationLoaded(String className) {}
+
+  /**
    * Says that class {@code className} (binary name), whose loops waited for an implementation of an abstract
    * method, will not be rewritten again although one loaded, because of {@code why} (readable by a user): its
    * waiting loops run as they are. Nothing by default.

@@ -94,16 +94,31 @@ final class SiteTable implements SiteRegistry {
   }
 
   @Override
+  public void implementationLoaded(String className) {
+    restate(className, "a class implementing a method its class's loops wait for has loaded since: its class is"
+        + " rewritten again at the first moment none of its methods runs", false);
+  }
+
+  @Override
   public void notRewrittenAgain(String className, String why) {
+    restate(className, "a class implementing a method its class's loops waited for loaded later, but its class was"
+        + " not rewritten again: " + why, true);
+  }
+
+  /**
+   * Says {@code what} in the report of each loop of class {@code className} waiting for an implementation (of
+   * its own method or another's: the loops of a class may wait for several); with {@code last}, they wait no
+   * more.
+   */
+  private void restate(String className, String what, boolean last) {
     synchronized (lock) {
       for (var it = awaiting.iterator(); it.hasNext(); ) {
         Entry e = it.next();
         if (!e.site().className().equals(className)) continue;
-        it.remove();
+        if (last) it.remove();
         String reason = e.site().reason();
         profiler.siteDiscarded(e.id(), reason.substring(0, reason.length() - LoopSite.AWAITS_IMPLEMENTATION.length())
-            + " that no class implemented when its class loaded; one did later, but its class was not rewritten"
-            + " again: " + why);
+            + " that no loaded class implemented when its class loaded (" + what + ")");
       }
     }
   }
@@ -123,7 +138,9 @@ final class SiteTable implements SiteRegistry {
   /** Puts the site {@code id}, registered again unchanged, back among those waiting for an implementation. */
   private void stillWaiting(int id) {
     Entry e = takeRenewing(x -> x.id() == id);
-    if (e != null) awaiting.add(e);
+    if (e == null) return;
+    awaiting.add(e);
+    profiler.siteDiscarded(id, e.site().reason()); // as it was, whatever implementationLoaded said
   }
 
   /** Removes from {@link #renewing} and returns the first entry {@code match} accepts; null when none does. */

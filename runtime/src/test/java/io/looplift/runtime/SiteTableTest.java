@@ -57,20 +57,39 @@ class SiteTableTest {
   }
 
   /**
-   * A loop waiting for an implementation whose class is not rewritten again once one loaded says so, and why,
-   * in the report; another class's waiting loop goes on waiting.
+   * A loop waiting for an implementation says in the report that one loaded and its class waits to be rewritten
+   * again, then, if it is not, why; another class's waiting loop goes on waiting.
    */
   @Test
   void aLoopWhoseClassIsNotRewrittenAgainSaysWhy() {
     int waiting = sites.register(awaiting(42));
     sites.register(new LoopSite("com.acme.Other", "bar", "([I)V", 7, "loop", null, null,
         "calls com.acme.Shape.area, an abstract method" + LoopSite.AWAITS_IMPLEMENTATION));
-    sites.notRewrittenAgain("com.acme.Foo", "a method of its class was running each time");
+    String start = "\"id\":" + waiting + ",";
+    String because = "\"reason\":\"calls com.acme.Shape.area, an abstract method that no loaded class implemented"
+        + " when its class loaded (a class implementing a method its class's loops ";
+    sites.implementationLoaded("com.acme.Foo");
     String report = profiler.reportJson();
-    assertTrue(report.contains("\"id\":" + waiting + ",") && report.contains("\"reason\":\"calls com.acme.Shape.area,"
-        + " an abstract method that no class implemented when its class loaded; one did later, but its class was"
-        + " not rewritten again: a method of its class was running each time\""), report);
+    assertTrue(report.contains(start) && report.contains(because + "wait for has loaded since: its class is"
+        + " rewritten again at the first moment none of its methods runs)\""), report);
+    sites.notRewrittenAgain("com.acme.Foo", "a method of its class was running each time");
+    report = profiler.reportJson();
+    assertTrue(report.contains(start) && report.contains(because + "waited for loaded later, but its class was not"
+        + " rewritten again: a method of its class was running each time)\""), report);
     assertTrue(report.contains(LoopSite.AWAITS_IMPLEMENTATION), "the other class's loop still waits: " + report);
+  }
+
+  /** A loop that still waits once its class was rewritten again (for another method, say) says so again. */
+  @Test
+  void aLoopStillWaitingAfterItsClassWasRewrittenAgainSaysItWaits() {
+    int waiting = sites.register(awaiting(42));
+    sites.implementationLoaded("com.acme.Foo");
+    assertFalse(profiler.reportJson().contains(LoopSite.AWAITS_IMPLEMENTATION));
+    sites.rewritingAgain("com.acme.Foo");
+    assertEquals(waiting, sites.register(awaiting(42)));
+    String report = profiler.reportJson();
+    assertTrue(report.contains("\"reason\":\"calls com.acme.Shape.area, an abstract method"
+        + LoopSite.AWAITS_IMPLEMENTATION + "\""), report);
   }
 
   @Test

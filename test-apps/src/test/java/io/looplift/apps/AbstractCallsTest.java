@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link AbstractCalls}: a loop calling an abstract method is rejected while its class loads (no subclass is
  * loaded yet), rewritten again once one is, and then offloaded with that subclass's method inlined; an object
  * of another subclass runs the original loop. The class of {@code main}, which runs throughout, is left as it
- * is: the stack frame {@code main} prints keeps its file and line. The output is the program's, and the report
- * has each loop once.
+ * is: the stack frame {@code main} prints keeps its file and line, and the report says its loop waits for a
+ * moment none of its class's methods runs. The output is the program's, and the report has each loop once.
  */
 class AbstractCallsTest {
   private static final String PROGRAM = "io.looplift.apps.AbstractCalls";
@@ -38,6 +38,8 @@ class AbstractCallsTest {
         .filter(l -> l.method().equals("main") && l.reason() != null && l.reason().contains("abstract method"))
         .findFirst().orElseThrow(() -> new AssertionError("no loop of main calling the abstract method: " + loops));
     assertEquals("rejected", rise.status(), rise::toString);
+    assertTrue(rise.reason().contains("its class is rewritten again at the first moment none of its methods runs"),
+        rise::toString);
   }
 
   private static LoopReport.Loop only(List<LoopReport.Loop> loops, String method) {
