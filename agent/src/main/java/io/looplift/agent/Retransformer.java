@@ -95,8 +95,7 @@ final class Retransformer {
       }
       if (running.contains(c.getName())) {
         later(() -> retransformNow(c, before, after, wait * 2, waited + wait),
-            "a method of its class was running each time, and would have lost its stack frames' lines", wait,
-            waited, after);
+            "a method of its class ran at every look", wait, waited, after);
         return;
       }
       before.run();

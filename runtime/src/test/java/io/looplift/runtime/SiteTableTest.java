@@ -72,10 +72,10 @@ class SiteTableTest {
     String report = profiler.reportJson();
     assertTrue(report.contains(start) && report.contains(because + "wait for has loaded since: its class is"
         + " rewritten again at the first moment none of its methods runs)\""), report);
-    sites.notRewrittenAgain("com.acme.Foo", "a method of its class was running each time");
+    sites.notRewrittenAgain("com.acme.Foo", "a method of its class ran at every look for 10 s");
     report = profiler.reportJson();
     assertTrue(report.contains(start) && report.contains(because + "waited for loaded later, but its class was not"
-        + " rewritten again: a method of its class was running each time)\""), report);
+        + " rewritten again: a method of its class ran at every look for 10 s)\""), report);
     assertTrue(report.contains(LoopSite.AWAITS_IMPLEMENTATION), "the other class's loop still waits: " + report);
   }
 
