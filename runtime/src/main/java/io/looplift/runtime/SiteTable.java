@@ -96,26 +96,24 @@ final class SiteTable implements SiteRegistry {
   @Override
   public void implementationLoaded(String className) {
     restate(className, "a class implementing a method its class's loops wait for has loaded since: its class is"
-        + " rewritten again at the first moment none of its methods runs", false);
+        + " rewritten again at the first moment none of its methods runs");
   }
 
   @Override
   public void notRewrittenAgain(String className, String why) {
     restate(className, "a class implementing a method its class's loops waited for loaded later, but its class was"
-        + " not rewritten again: " + why, true);
+        + " not rewritten again: " + why);
   }
 
   /**
    * Says {@code what} in the report of each loop of class {@code className} waiting for an implementation (of
-   * its own method or another's: the loops of a class may wait for several); with {@code last}, they wait no
-   * more.
+   * its own method or another's: the loops of a class may wait for several). They go on waiting: another
+   * implementation loading later may still have their class rewritten again, and them replaced.
    */
-  private void restate(String className, String what, boolean last) {
+  private void restate(String className, String what) {
     synchronized (lock) {
-      for (var it = awaiting.iterator(); it.hasNext(); ) {
-        Entry e = it.next();
+      for (Entry e : awaiting) {
         if (!e.site().className().equals(className)) continue;
-        if (last) it.remove();
         String reason = e.site().reason();
         profiler.siteDiscarded(e.id(), reason.substring(0, reason.length() - LoopSite.AWAITS_IMPLEMENTATION.length())
             + " that no loaded class implemented when its class loaded (" + what + ")");

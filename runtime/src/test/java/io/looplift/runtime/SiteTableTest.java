@@ -58,7 +58,8 @@ class SiteTableTest {
 
   /**
    * A loop waiting for an implementation says in the report that one loaded and its class waits to be rewritten
-   * again, then, if it is not, why; another class's waiting loop goes on waiting.
+   * again, then, if it is not, why, and is still replaced if its class is rewritten again later; another
+   * class's waiting loop goes on waiting.
    */
   @Test
   void aLoopWhoseClassIsNotRewrittenAgainSaysWhy() {
@@ -77,6 +78,13 @@ class SiteTableTest {
     assertTrue(report.contains(start) && report.contains(because + "waited for loaded later, but its class was not"
         + " rewritten again: a method of its class ran at every look for 10 s)\""), report);
     assertTrue(report.contains(LoopSite.AWAITS_IMPLEMENTATION), "the other class's loop still waits: " + report);
+    // Another implementation may still get the class rewritten again: the loop found there then replaces it.
+    sites.rewritingAgain("com.acme.Foo");
+    int now = sites.register(new LoopSite("com.acme.Foo", "bar", "([I)V", 42, "reduce", accepted(42).template(),
+        new LoopShape(Cond.LT, 1), null).inClassFile("rebuilt"));
+    report = profiler.reportJson();
+    assertFalse(report.contains(start), report);
+    assertTrue(report.contains("\"id\":" + now + ","), report);
   }
 
   /** A loop that still waits once its class was rewritten again (for another method, say) says so again. */
