@@ -109,7 +109,10 @@ class AttachCommandTest {
     return LoopReport.read(file);
   }
 
-  /** Offloaded runs of method {@code method} of {@link Rounds.Kernels}; the loop must be offloaded with {@code kind}. */
+  /**
+   * Offloaded runs of method {@code method} of {@link Rounds.Kernels}; the loop must be offloaded with
+   * {@code kind}.
+   */
   private static long offloadedRuns(LoopReport report, String method, String kind) {
     List<LoopReport.Loop> loops = report.loops().stream()
         .filter(l -> l.className().equals(KERNELS) && l.method().equals(method)).toList();

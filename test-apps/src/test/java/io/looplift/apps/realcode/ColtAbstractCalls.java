@@ -61,6 +61,7 @@ public final class ColtAbstractCalls {
     double[][] rows = m.viewPart(0, 0, 64, 4).toArray();
     System.out.println(Long.toHexString(Double.doubleToRawLongBits(acc)) + " "
         + Long.toHexString(Double.doubleToRawLongBits(Kernels.weighted(m.viewColumn(2), w))) + " "
-        + Long.toHexString(Double.doubleToRawLongBits(rows[63][3])) + " " + Long.toHexString(sums[0] ^ sums[1] ^ sums[2] ^ sums[3]) + " " + out.length);
+        + Long.toHexString(Double.doubleToRawLongBits(rows[63][3])) + " "
+        + Long.toHexString(sums[0] ^ sums[1] ^ sums[2] ^ sums[3]) + " " + out.length);
   }
 }
