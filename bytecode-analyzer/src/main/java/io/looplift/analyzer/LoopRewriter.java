@@ -373,8 +373,7 @@ final class LoopRewriter {
    */
   static void emitBackEdges(InsnList il, Scratch scratch) {
     il.add(new VarInsnNode(Opcodes.LLOAD, scratch.iterations()));
-    pushLong(il, BACK_EDGES);
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "min", "(JJ)J", false));
+    LongMinMax.atMost(il, BACK_EDGES);
     il.add(new InsnNode(Opcodes.L2I));
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     LabelNode test = new LabelNode();

@@ -42,8 +42,7 @@ final class WorkEstimate {
   private int nextLocal;
 
   /**
-   * @param scratchLocals where the estimate may keep longs: the first of enough free local slots (two per
-   *     loop level plus two)
+   * @param scratchLocals where the estimate may keep longs: the first of {@link #slots} free local slots
    */
   private WorkEstimate(LoopAnalyzer.Plan plan, InsnList il, int scratchLocals) {
     this.plan = plan;
@@ -52,8 +51,15 @@ final class WorkEstimate {
     this.nextLocal = scratchLocals;
   }
 
-  /** The local slots an estimate for {@code t} may use: two per loop level plus two for the outermost. */
+  /**
+   * The local slots an estimate for {@code t} may use: two per loop level plus two for the outermost, and four
+   * for {@link LongMinMax#of}.
+   */
   static int slots(LoopTemplate t) {
+    return middleSlots(t) + 4;
+  }
+
+  private static int middleSlots(LoopTemplate t) {
     return 2 * (t.loops().size() + 1);
   }
 
@@ -97,8 +103,7 @@ final class WorkEstimate {
       il.add(new InsnNode(Opcodes.LMUL));
       il.add(new InsnNode(Opcodes.LADD));
     }
-    il.add(new InsnNode(Opcodes.LCONST_1));
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "max", "(JJ)J", false));
+    LongMinMax.atLeast(il, 1);
   }
 
   /** Pushes max(0, (limit - start) / step) and records the middle of the loop's range for inner bounds. */
@@ -120,8 +125,7 @@ final class WorkEstimate {
     il.add(new InsnNode(Opcodes.LSUB));
     LoopRewriter.pushLong(il, l.step());
     il.add(new InsnNode(Opcodes.LDIV));
-    il.add(new InsnNode(Opcodes.LCONST_0));
-    il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "max", "(JJ)J", false));
+    LongMinMax.atLeast(il, 0);
   }
 
   private boolean computable(Node n) {
@@ -159,8 +163,7 @@ final class WorkEstimate {
       }
       value(b.y());
       switch (b.op()) {
-        case MIN -> il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "min", "(JJ)J", false));
-        case MAX -> il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "max", "(JJ)J", false));
+        case MIN, MAX -> LongMinMax.of(il, b.op() == io.looplift.ir.BinaryOp.MAX, minMaxTemp());
         default -> il.add(new InsnNode(switch (b.op()) {
           case ADD -> Opcodes.LADD;
           case SUB -> Opcodes.LSUB;
@@ -171,7 +174,7 @@ final class WorkEstimate {
       // Whichever piece a bound chooses (a block's width or the last block's), the larger is the usual one.
       value(s.ifTrue());
       value(s.ifFalse());
-      il.add(new MethodInsnNode(Opcodes.INVOKESTATIC, "java/lang/Math", "max", "(JJ)J", false));
+      LongMinMax.of(il, true, minMaxTemp());
     } else if (n instanceof Unary u) {
       value(u.x());
       il.add(new InsnNode(Opcodes.LNEG));
@@ -193,7 +196,11 @@ final class WorkEstimate {
   private int newLong() {
     int slot = nextLocal;
     nextLocal += 2;
-    if (nextLocal > scratch + slots(plan.site().template())) throw new IllegalStateException("too few scratch slots");
+    if (nextLocal > minMaxTemp()) throw new IllegalStateException("too few scratch slots");
     return slot;
+  }
+
+  private int minMaxTemp() {
+    return scratch + middleSlots(plan.site().template());
   }
 }

@@ -51,6 +51,12 @@ final class MethodBuilder {
     return this;
   }
 
+  /** Adds emitted instructions (their labels then belong to this method). */
+  MethodBuilder insns(InsnList emitted) {
+    insns.add(emitted);
+    return this;
+  }
+
   MethodBuilder label(String label) {
     insns.add(labelNode(label));
     return this;

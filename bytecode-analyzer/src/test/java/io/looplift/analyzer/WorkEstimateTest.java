@@ -63,4 +63,13 @@ class WorkEstimateTest {
     assertEquals(false, submitted("rowdots", few, doubles(17), new double[11]));
     assertEquals(true, submitted("rowdots", many, doubles(17), new double[100]));
   }
+
+  @Test
+  void clampedBoundsTakeTheLargerAndTheSmallerSide() throws Exception {
+    // max(0, i - r) and min(n, i + r + 1) at the middle row: 2r + 1 columns when the window fits, n when not.
+    assertEquals(false, submitted("clampedWindow", doubles(100), new double[100], 4)); // 100 * 9
+    assertEquals(true, submitted("clampedWindow", doubles(100), new double[100], 5)); // 100 * 11
+    assertEquals(false, submitted("clampedWindow", doubles(30), new double[30], 40)); // 30 * 30
+    assertEquals(true, submitted("clampedWindow", doubles(40), new double[40], 50)); // 40 * 40
+  }
 }
