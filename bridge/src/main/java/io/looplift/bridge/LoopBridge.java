@@ -1,6 +1,7 @@
 package io.looplift.bridge;
 
 import java.lang.invoke.CallSite;
+import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
@@ -96,6 +97,12 @@ public final class LoopBridge {
   public static final String SHORT_RUN_COUNTER_DESC = SITE_BOOTSTRAP_DESC;
   /** The type of the {@code invokedynamic} ({@link #SHORT_RUN} by name) that {@link #shortRunCounter} links. */
   public static final String SHORT_RUN_TYPE = "()V";
+  public static final String LONG_RUN_GATE = "longRunGate";
+  public static final String LONG_RUN_GATE_DESC = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+      + "Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/CallSite;";
+  /** The name and type of the {@code invokedynamic} that {@link #longRunGate} links. */
+  public static final String LONG_RUN = "longRun";
+  public static final String LONG_RUN_TYPE = "()V";
   public static final String SITE_SWITCH = "siteSwitch";
   public static final String SITE_SWITCH_DESC = SITE_BOOTSTRAP_DESC;
   /** The name and type of the {@code invokedynamic} that {@link #siteSwitch} links. */
@@ -260,6 +267,18 @@ public final class LoopBridge {
    */
   public static CallSite shortRunCounter(MethodHandles.Lookup caller, String name, MethodType type, int siteId) {
     return SHORT_RUNS.counter(siteId, caller.lookupClass());
+  }
+
+  /**
+   * The bootstrap method of the {@code invokedynamic} ({@link #LONG_RUN}, {@link #LONG_RUN_TYPE}) that opens the
+   * path of a loop's run long enough to be offered: a call that does nothing. It is there for HotSpot, whose
+   * C2 compiles a call site no run has linked yet as a return to the interpreter. A method compiled while its
+   * loops have only run short then has none of the calls of that path (the class checks, {@link #submit}),
+   * around which C2 kept a nest's arrays on the stack, reloading them at each element of its inner loop. The
+   * first long run links it; the method is compiled again with the path.
+   */
+  public static CallSite longRunGate(MethodHandles.Lookup caller, String name, MethodType type) {
+    return new ConstantCallSite(MethodHandles.empty(type));
   }
 
   /**

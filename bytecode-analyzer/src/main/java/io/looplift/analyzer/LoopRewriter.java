@@ -59,6 +59,8 @@ final class LoopRewriter {
       LoopBridge.SITE_SWITCH, LoopBridge.SITE_SWITCH_DESC, false);
   private static final Handle SHORT_RUN_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
       LoopBridge.SHORT_RUN_COUNTER, LoopBridge.SHORT_RUN_COUNTER_DESC, false);
+  private static final Handle LONG_RUN_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
+      LoopBridge.LONG_RUN_GATE, LoopBridge.LONG_RUN_GATE_DESC, false);
 
   /**
    * Most back edges one taken run gives HotSpot ({@link #emitBackEdges}): past its thresholds for compiling a
@@ -302,6 +304,8 @@ final class LoopRewriter {
       emitShortRun(ctx, il, siteId);
       il.add(new JumpInsnNode(Opcodes.GOTO, decline));
       il.add(longEnough);
+      // Unlinked until the first long run: C2 compiles what follows only once a run has come this far.
+      if (hasInvokeDynamic(ctx)) il.add(new InvokeDynamicInsnNode(LoopBridge.LONG_RUN, LoopBridge.LONG_RUN_TYPE, LONG_RUN_BOOTSTRAP));
     }
     if (!checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
     for (LoopBody.VirtualTarget v : plan.virtualTargets()) {

@@ -228,6 +228,13 @@ final class ProgramCatalog {
       map("HelperCalls", "weigh")));
 
   /**
+   * ojAlgo's matrix product: a nest over columns calling an axpy of another class, whose static initializer
+   * must have run before the nest is offloaded.
+   */
+  static final Program COLUMN_PRODUCTS = new Program(P + "ColumnProducts", List.of(
+      nest("ColumnProducts", "addMxC")));
+
+  /**
    * The acceptance smoke program ({@code ../shared/checks/Smoke.java}), run by {@code VerifyModeTest}. Not in
    * {@link #ALL}: its loops are of the kinds {@link #DEMO} has, so the other suites would only take longer.
    */
@@ -240,5 +247,5 @@ final class ProgramCatalog {
 
   static final List<Program> ALL = List.of(DEMO, OPTION_PRICING, IMAGE_FILTER, FEATURE_PIPELINE, SIGNAL_CHAIN,
       MANY_THREADS, FALLBACKS, ISOLATED_LAUNCHER, PIPELINES, HOT_TRAPS, UNTIL_INTERRUPTED, NEST_WORK,
-      FRESH_OUTPUTS, HELPER_CALLS);
+      FRESH_OUTPUTS, HELPER_CALLS, COLUMN_PRODUCTS);
 }
