@@ -49,7 +49,8 @@ public final class LoopBridge {
 
     /**
      * Says that loop site {@code siteId}, of class {@code caller}, has run {@link LoopBridge#SHORT_RUNS_TOLD}
-     * times too short to offload (see {@link LoopBridge#shortRun}). Called once per site.
+     * times too short to offload (see {@link LoopBridge#shortRun}). Called once per site: on the thread that
+     * made the count, or, for a class file of Java 7 or later, on {@code looplift-short-runs} soon after.
      */
     void tooShort(int siteId, Class<?> caller);
   }
@@ -87,6 +88,12 @@ public final class LoopBridge {
   public static final String ABORT_REGION_DESC = "()V";
   public static final String INITIALIZED = "initialized";
   public static final String INITIALIZED_DESC = "(ILjava/lang/Class;)Z";
+  public static final String INITIALIZED_CHECK = "initializedCheck";
+  public static final String INITIALIZED_CHECK_DESC = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+      + "Ljava/lang/invoke/MethodType;ILjava/lang/Class;)Ljava/lang/invoke/CallSite;";
+  /** The name and type of the {@code invokedynamic} that {@link #initializedCheck} links. */
+  public static final String CLASS_INITIALIZED = "classInitialized";
+  public static final String CLASS_INITIALIZED_TYPE = "()Z";
   public static final String DISPATCHES = "dispatches";
   public static final String DISPATCHES_DESC = "(ILjava/lang/Object;Ljava/lang/String;Ljava/lang/String;)Z";
   public static final String FIELD = "field";
@@ -109,16 +116,22 @@ public final class LoopBridge {
   public static final String SWITCH_NAME = "preambleOn";
   public static final String SWITCH_TYPE = "()Z";
   /**
-   * How many runs of a site {@link #shortRun} counts before it tells the pipeline. Putting a loop back costs
+   * How many short runs of a site are counted before the pipeline is told. Putting a loop back costs
    * the compiled code of the methods it is in (tens to hundreds of milliseconds of JIT work, while they run
    * interpreted again), which saves a few nanoseconds a run: only a loop that has run this often is likely
    * to run often enough again to repay it. (At 2^16, a Smile k-means run put back a loop of its tree search
    * and took 150-250 ms longer.) A hot inner loop gets there in well under a second.
    */
   public static final int SHORT_RUNS_TOLD = 1 << 20;
+  /**
+   * How often, in milliseconds, the counts of class files of Java 7 and later are read for those that made
+   * {@link #SHORT_RUNS_TOLD}: a loop is told of at most this long after.
+   */
+  public static final long SHORT_RUNS_LOOK_MILLIS = 100;
 
   private static volatile Dispatcher dispatcher;
   private static final ShortRuns SHORT_RUNS = new ShortRuns((caller, siteId) -> tooShort(siteId, caller));
+  private static final ShortRunWatch SHORT_RUN_WATCH = new ShortRunWatch(SHORT_RUNS);
   private static final SiteSwitches SWITCHES = new SiteSwitches();
 
   private LoopBridge() {}
@@ -206,6 +219,17 @@ public final class LoopBridge {
   }
 
   /**
+   * The bootstrap method of the {@code invokedynamic} ({@link #CLASS_INITIALIZED}, {@link #CLASS_INITIALIZED_TYPE})
+   * that asks {@link #initialized} for class {@code c} before loop site {@code siteId} is offered, in class
+   * files of Java 7 and later: once it has answered true it is the constant true, which HotSpot compiles as
+   * nothing.
+   */
+  public static CallSite initializedCheck(MethodHandles.Lookup caller, String name, MethodType type, int siteId,
+      Class<?> c) {
+    return InitializedCheck.of(siteId, c);
+  }
+
+  /**
    * Whether calling {@code method} (name and descriptor, e.g. {@code get(I)D}) on {@code obj} runs its
    * declaration in class {@code holder} (a binary name, {@code a.b.C}), asked before loop site {@code siteId},
    * which inlines that declaration, is offered: on an object of a class that overrides it, the original loop
@@ -262,10 +286,13 @@ public final class LoopBridge {
 
   /**
    * The bootstrap method of the {@code invokedynamic} ({@link #SHORT_RUN}, {@link #SHORT_RUN_TYPE}) that counts
-   * a short run of a loop in class files of Java 7 and later: {@link #shortRun(int)} until the site first runs
-   * long enough to be offered, nothing from then on, which HotSpot then compiles as nothing.
+   * a short run of a loop in class files of Java 7 and later: an increment until the site first runs long
+   * enough to be offered, nothing from then on, which HotSpot then compiles as nothing. A daemon thread,
+   * {@code looplift-short-runs}, started here once, tells the pipeline of the sites whose count made
+   * {@link #SHORT_RUNS_TOLD}, as {@link #shortRun(int)} does at once.
    */
   public static CallSite shortRunCounter(MethodHandles.Lookup caller, String name, MethodType type, int siteId) {
+    SHORT_RUN_WATCH.start();
     return SHORT_RUNS.counter(siteId, caller.lookupClass());
   }
 

@@ -36,6 +36,7 @@ class BridgeDescriptorsTest {
         Map.entry(LoopBridge.SITE_SWITCH, LoopBridge.SITE_SWITCH_DESC),
         Map.entry(LoopBridge.SHORT_RUN_COUNTER, LoopBridge.SHORT_RUN_COUNTER_DESC),
         Map.entry(LoopBridge.LONG_RUN_GATE, LoopBridge.LONG_RUN_GATE_DESC),
+        Map.entry(LoopBridge.INITIALIZED_CHECK, LoopBridge.INITIALIZED_CHECK_DESC),
         Map.entry(LoopBridge.DISPATCHES, LoopBridge.DISPATCHES_DESC)));
     assertEquals(constants, declared);
     assertEquals(LoopBridge.class.getName().replace('.', '/'), LoopBridge.INTERNAL_NAME);

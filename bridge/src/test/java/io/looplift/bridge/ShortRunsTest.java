@@ -64,18 +64,31 @@ class ShortRunsTest {
     MutableCallSite counter = runs.counter(4, ShortRunsTest.class);
     assertSame(counter, runs.counter(4, String.class), "one per site, linked for the first caller");
     MethodHandle count = counter.dynamicInvoker();
-    for (int i = 0; i < LoopBridge.SHORT_RUNS_TOLD; i++) count.invokeExact();
-    assertEquals(List.of("ShortRunsTest 4"), told);
+    for (int i = 0; i < LoopBridge.SHORT_RUNS_TOLD - 1; i++) count.invokeExact();
+    runs.tellMarked();
+    assertEquals(List.of(), told, "not before the mark");
+    count.invokeExact();
+    count.invokeExact();
+    runs.tellMarked();
+    runs.tellMarked();
+    assertEquals(List.of("ShortRunsTest 4"), told, "once, at the first look after the mark");
 
     MutableCallSite other = runs.counter(6, String.class);
     MethodHandle countOther = other.dynamicInvoker();
     for (int i = 0; i < LoopBridge.SHORT_RUNS_TOLD - 1; i++) countOther.invokeExact();
     runs.ranLong(6);
     countOther.invokeExact();
+    runs.tellMarked();
     assertEquals(List.of("ShortRunsTest 4"), told, "the mark's run came after a long one");
     runs.ranLong(8);
     MethodHandle late = runs.counter(8, String.class).dynamicInvoker();
     for (int i = 0; i < LoopBridge.SHORT_RUNS_TOLD; i++) late.invokeExact();
+    runs.tellMarked();
     assertEquals(1, told.size(), "linked after a long run, it counts nothing");
+
+    MethodHandle beyond = runs.counter(1000, Integer.class).dynamicInvoker();
+    for (int i = 0; i < LoopBridge.SHORT_RUNS_TOLD; i++) beyond.invokeExact();
+    runs.tellMarked();
+    assertEquals(List.of("ShortRunsTest 4", "Integer 1000"), told, "a site past the first counts");
   }
 }

@@ -59,6 +59,8 @@ final class LoopRewriter {
       LoopBridge.SITE_SWITCH, LoopBridge.SITE_SWITCH_DESC, false);
   private static final Handle SHORT_RUN_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
       LoopBridge.SHORT_RUN_COUNTER, LoopBridge.SHORT_RUN_COUNTER_DESC, false);
+  private static final Handle INITIALIZED_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
+      LoopBridge.INITIALIZED_CHECK, LoopBridge.INITIALIZED_CHECK_DESC, false);
   private static final Handle LONG_RUN_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
       LoopBridge.LONG_RUN_GATE, LoopBridge.LONG_RUN_GATE_DESC, false);
 
@@ -287,7 +289,7 @@ final class LoopRewriter {
     // a nest's work estimate evaluates its recipes. (The limit's recipe is the original exit test's, which
     // Java evaluates before the first iteration all the same.)
     boolean checkClassesFirst = !plan.site().template().isFlat() && readsStaticFieldOfAnotherClass(plan);
-    if (checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
+    if (checkClassesFirst) emitInitializedChecks(ctx, il, plan, siteId, decline);
     copy(il, plan.limitRecipe());
     il.add(new VarInsnNode(Opcodes.ISTORE, scratch.limit()));
     // Here, where any exception a nest's estimate throws declines the loop: the taken path reads it too.
@@ -307,7 +309,7 @@ final class LoopRewriter {
       // Unlinked until the first long run: C2 compiles what follows only once a run has come this far.
       if (hasInvokeDynamic(ctx)) il.add(new InvokeDynamicInsnNode(LoopBridge.LONG_RUN, LoopBridge.LONG_RUN_TYPE, LONG_RUN_BOOTSTRAP));
     }
-    if (!checkClassesFirst) emitInitializedChecks(il, plan, siteId, decline);
+    if (!checkClassesFirst) emitInitializedChecks(ctx, il, plan, siteId, decline);
     for (LoopBody.VirtualTarget v : plan.virtualTargets()) {
       push(il, siteId);
       copy(il, v.recipe());
@@ -390,11 +392,18 @@ final class LoopRewriter {
     il.add(done);
   }
 
-  private static void emitInitializedChecks(InsnList il, LoopAnalyzer.Plan plan, int siteId, LabelNode decline) {
+  /** One check per class ({@link LoopBridge#initialized}), in class files of Java 7 and later by {@code invokedynamic}. */
+  private static void emitInitializedChecks(MethodContext ctx, InsnList il, LoopAnalyzer.Plan plan, int siteId,
+      LabelNode decline) {
     for (String c : plan.initializedClasses()) {
-      push(il, siteId);
-      il.add(new LdcInsnNode(Type.getObjectType(c)));
-      il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
+      if (hasInvokeDynamic(ctx)) {
+        il.add(new InvokeDynamicInsnNode(LoopBridge.CLASS_INITIALIZED, LoopBridge.CLASS_INITIALIZED_TYPE,
+            INITIALIZED_BOOTSTRAP, siteId, Type.getObjectType(c)));
+      } else {
+        push(il, siteId);
+        il.add(new LdcInsnNode(Type.getObjectType(c)));
+        il.add(bridgeCall(LoopBridge.INITIALIZED, LoopBridge.INITIALIZED_DESC));
+      }
       il.add(new JumpInsnNode(Opcodes.IFEQ, decline));
     }
   }

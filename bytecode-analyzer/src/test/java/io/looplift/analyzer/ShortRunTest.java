@@ -1,5 +1,6 @@
 package io.looplift.analyzer;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +14,7 @@ import io.looplift.ir.LoopSite;
 import io.looplift.ir.RegionSite;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,9 +41,14 @@ class ShortRunTest {
     List<Integer> ids = shapes.sites("map").stream().filter(LoopSite::accepted).map(shapes::id).toList();
     assertEquals(2, ids.size(), "the map loop and its checksum");
     for (int r = 1; r < LoopBridge.SHORT_RUNS_TOLD; r++) map.invoke(null, a, out);
+    Thread.sleep(3 * LoopBridge.SHORT_RUNS_LOOK_MILLIS);
     for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "not before the mark");
     map.invoke(null, a, out);
-    for (int id : ids) assertSame(shapes.lifted, InterpretingDispatcher.TOO_SHORT.get(id));
+    // Told by the bridge's watch thread, soon after.
+    for (int id : ids) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> InterpretingDispatcher.TOO_SHORT.containsKey(id));
+      assertSame(shapes.lifted, InterpretingDispatcher.TOO_SHORT.get(id));
+    }
   }
 
   @Test
@@ -59,6 +66,7 @@ class ShortRunTest {
     assertEquals(Shapes.map(longA, expected), (double) map.invoke(null, longA, longOut), "offered, and right");
     assertArrayEquals(expected, longOut);
     for (int r = 0; r < LoopBridge.SHORT_RUNS_TOLD; r++) map.invoke(null, a, out);
+    Thread.sleep(3 * LoopBridge.SHORT_RUNS_LOOK_MILLIS);
     for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "its short runs no longer count");
   }
 
@@ -75,6 +83,7 @@ class ShortRunTest {
     map.invoke(null, a, out);
     for (int id : ids) assertTrue(LoopBridge.switchOff(id), "its preamble asked for its switch on the first run");
     for (int r = 0; r < LoopBridge.SHORT_RUNS_TOLD; r++) map.invoke(null, a, out);
+    Thread.sleep(3 * LoopBridge.SHORT_RUNS_LOOK_MILLIS);
     for (int id : ids) assertFalse(InterpretingDispatcher.TOO_SHORT.containsKey(id), "the preamble no longer runs");
     assertEquals(sum, (double) map.invoke(null, a, out));
     assertArrayEquals(expected, out);
