@@ -9,6 +9,7 @@ import io.looplift.executors.Device;
 import io.looplift.executors.ExecutionOptions;
 import io.looplift.executors.ExecutorEnvironment;
 import io.looplift.executors.ExecutorProvider;
+import io.looplift.executors.opencl.host.HostProcess;
 import io.looplift.executors.schedule.EScheduler;
 import io.looplift.executors.select.ExecutorChain;
 import io.looplift.executors.select.LateDevices;
@@ -199,7 +200,7 @@ public final class LoopLiftAgent {
     Selector.Builder b = Selector.builder(VERSION + " on " + System.getProperty("java.vm.version"),
         Runtime.getRuntime().availableProcessors());
     if (!config.executor().equals(ExecutorChain.AUTO)) return b.forced("executor=" + config.executor()).build();
-    return b.compiling(CompilationTime.supplier()).store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
+    return b.compiling(CompilationTime.supplier()).deviceProcesses(HostProcess::cpuNanos).store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
       try {
         SELECTION_WRITER.execute(task);
       } catch (RejectedExecutionException e) {

@@ -17,6 +17,11 @@ public record Candidate(String name, String device) {
    */
   public static final String BYTECODE = "bytecode";
 
+  /** Whether the candidate named {@code name} is a device: its name is a {@link io.looplift.executors.Device#id()}. */
+  static boolean isDevice(String name) {
+    return name.indexOf(':') >= 0;
+  }
+
   public Candidate {
     if (name == null || name.isEmpty()) throw new IllegalArgumentException("a candidate needs a name");
     if (device == null) throw new IllegalArgumentException("candidate " + name + " has no device description");

@@ -71,7 +71,7 @@ public final class Choice {
   /** When the choice was made, by the selection's clock. */
   long startNanos() { return startNanos; }
 
-  /** For a measuring run, the JIT's compilation time when the choice was made ({@link Selector.Builder#compiling}). */
+  /** For a measuring run, the work beside it so far when the choice was made ({@link Selector#busyElsewhere}). */
   long startCompiling() { return startCompiling; }
 
   @Override

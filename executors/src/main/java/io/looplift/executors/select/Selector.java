@@ -29,6 +29,7 @@ public final class Selector {
   private final Settings settings;
   private final LongSupplier clock;
   private final LongSupplier compiling;
+  private final LongSupplier deviceProcesses;
   private final Decider decider;
   /** Null when nothing is kept on disk. */
   private final SelectionStore store;
@@ -46,6 +47,7 @@ public final class Selector {
         b.forced);
     this.clock = b.clock;
     this.compiling = b.compiling;
+    this.deviceProcesses = b.deviceProcesses;
     this.decider = new Decider(b.trust);
     this.store = b.directory == null || b.forced != null ? null : new SelectionStore(b.directory, b.warnings);
     this.writer = b.writer;
@@ -118,7 +120,15 @@ public final class Selector {
 
   LongSupplier clock() { return clock; }
 
-  LongSupplier compiling() { return compiling; }
+  /**
+   * The work done so far beside a run of {@code candidate}, in nanoseconds of processor time, for
+   * {@link SelectedKernel#DISTURBED}: the JIT's, and, for a candidate that is no device, the device processes'
+   * (a device's own process works for its runs).
+   */
+  long busyElsewhere(String candidate) {
+    long jit = compiling.getAsLong();
+    return Candidate.isDevice(candidate) ? jit : jit + deviceProcesses.getAsLong();
+  }
 
   Decider decider() { return decider; }
 
@@ -146,6 +156,7 @@ public final class Selector {
     private final int cores;
     private LongSupplier clock = System::nanoTime;
     private LongSupplier compiling = () -> 0;
+    private LongSupplier deviceProcesses = () -> 0;
     private Path directory;
     private Consumer<String> warnings = line -> System.err.println("looplift: " + line);
     private Executor writer = Runnable::run;
@@ -176,6 +187,16 @@ public final class Selector {
      */
     public Builder compiling(LongSupplier compiling) {
       this.compiling = compiling;
+      return this;
+    }
+
+    /**
+     * The processor time so far of the processes the devices run in (the OpenCL host), in nanoseconds: beside
+     * a run of another candidate it is disturbance as the JIT's work is (a device opening or compiling its
+     * programs in the background); nothing of it counts unless set.
+     */
+    public Builder deviceProcesses(LongSupplier deviceProcesses) {
+      this.deviceProcesses = deviceProcesses;
       return this;
     }
 

@@ -9,7 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Measuring runs the JIT compiled through are run again: their times were not the candidate's own. */
+/**
+ * Measuring runs the JIT compiled through, or beside which a device's process worked, are run again: their
+ * times were not the candidate's own.
+ */
 class DisturbedTest {
   /** Launches of 8 ms and more: long enough for compilation time counted in whole milliseconds. */
   private static final long N = 1 << 23;
@@ -26,6 +29,26 @@ class DisturbedTest {
     assertEquals("jvm", sim.settle(k, N).candidate());
     assertEquals(0.3, k.report().candidates().get("jvm"), 1e-5, "ns per iteration of its undisturbed runs");
     assertEquals(9, sim.measuringRuns(), "3 of each, and the pool's 3 disturbed runs again");
+  }
+
+  /** The OpenCL host opening its device and building programs beside the pool's first runs, as the JIT would. */
+  @Test
+  void runsADeviceProcessWorkedBesideAreRunAgain() {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).warming(JVM, 1.2, 1.2, 1.2, 0.3)
+        .deviceBusyDuring(JVM, 3, 0.5);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, N).candidate());
+    assertEquals(0.3, k.report().candidates().get("jvm"), 1e-5, "ns per iteration of its undisturbed runs");
+    assertEquals(9, sim.measuringRuns(), "3 of each, and the pool's 3 disturbed runs again");
+  }
+
+  /** What a device's process does during the device's own runs is their work, not a disturbance. */
+  @Test
+  void aDevicesOwnProcessWorkingThroughItsRunsIsNoDisturbance() {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 1.0).cost(OPENCL, 0, 0.5).deviceBusyDuring(OPENCL, 1000, 1.0);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, OPENCL));
+    assertEquals("opencl:0", sim.settle(k, N).candidate());
+    assertEquals(6, sim.measuringRuns(), "3 of each, none set aside");
   }
 
   @Test

@@ -37,9 +37,14 @@ final class Simulated {
   long now = 1_000_000;
   /** The simulated JIT's compilation time so far ({@link Selector.Builder#compiling}). */
   long compiled;
+  /** The simulated device processes' processor time so far ({@link Selector.Builder#deviceProcesses}). */
+  long deviceWork;
   /** Per candidate: how many of its next runs the JIT compiles through, and for what share of their time. */
   private final Map<String, Integer> disturbedRuns = new HashMap<>();
   private final Map<String, Double> disturbedShare = new HashMap<>();
+  /** Per candidate: how many of its next runs a device process works through, and for what share of their time. */
+  private final Map<String, Integer> deviceBusyRuns = new HashMap<>();
+  private final Map<String, Double> deviceBusyShare = new HashMap<>();
   private final Map<String, LongUnaryOperator> costs = new HashMap<>();
   private final Set<String> failing = new HashSet<>();
   /** The iterations of the launch being run. */
@@ -96,6 +101,13 @@ final class Simulated {
     return this;
   }
 
+  /** A device's process works through {@code share} of the time of {@code candidate}'s next {@code runs} runs. */
+  Simulated deviceBusyDuring(Candidate candidate, int runs, double share) {
+    deviceBusyRuns.put(candidate.name(), runs);
+    deviceBusyShare.put(candidate.name(), share);
+    return this;
+  }
+
   /** {@code candidate} throws from now on. */
   Simulated failing(Candidate candidate) {
     failing.add(candidate.name());
@@ -104,7 +116,8 @@ final class Simulated {
 
   /** A selector on this clock whose bytecode runs count from the first: the JIT's warm-up is left to the tests of it. */
   Selector.Builder selector() {
-    return Selector.builder("1.0", 8).clock(() -> now).compiling(() -> compiled).warmUp(0);
+    return Selector.builder("1.0", 8).clock(() -> now).compiling(() -> compiled).deviceProcesses(() -> deviceWork)
+        .warmUp(0);
   }
 
   /** One launch of {@code work} iterations: choose, run (or fail and run the next choice), record. */
@@ -146,6 +159,10 @@ final class Simulated {
     if (disturbedRuns.getOrDefault(c.candidate(), 0) > 0) {
       disturbedRuns.merge(c.candidate(), -1, Integer::sum);
       compiled += (long) (disturbedShare.get(c.candidate()) * took);
+    }
+    if (deviceBusyRuns.getOrDefault(c.candidate(), 0) > 0) {
+      deviceBusyRuns.merge(c.candidate(), -1, Integer::sum);
+      deviceWork += (long) (deviceBusyShare.get(c.candidate()) * took);
     }
     k.record(c);
     ran.add(c.candidate() + (c.measuring() ? "*" : ""));

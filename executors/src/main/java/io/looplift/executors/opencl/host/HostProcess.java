@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,8 @@ public final class HostProcess implements AutoCloseable {
   /** Kernels the host keeps defined; past this, the least recently launched ones are dropped. */
   private static final int MAX_DEFINED = 1024;
   private static final int STDERR_LINES = 20;
+  /** The hosts started and not yet ended, for {@link #cpuNanos}. */
+  private static final Set<ProcessHandle> RUNNING = ConcurrentHashMap.newKeySet();
 
   private final Process process;
   private final OutputStream requests; // guarded by itself
@@ -74,6 +77,8 @@ public final class HostProcess implements AutoCloseable {
   public static HostProcess start(HostCommand command, HostTimeouts timeouts, ExecutorLog log) throws IOException {
     Process p = command.processBuilder().start();
     HostProcess host = new HostProcess(p, timeouts, log);
+    RUNNING.add(p.toHandle());
+    p.onExit().thenRun(() -> RUNNING.remove(p.toHandle()));
     log.debug("opencl: started the OpenCL host process " + p.pid() + ": " + command);
     daemon("looplift-opencl-replies", host::readReplies);
     daemon("looplift-opencl-stderr", host::drainStderr);
@@ -89,6 +94,17 @@ public final class HostProcess implements AutoCloseable {
     Thread t = new Thread(body, name);
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * The processor time the running hosts have used so far, in nanoseconds (0 where the system does not say):
+   * what they took from the JVM's own threads, for the selection's measuring runs
+   * ({@link io.looplift.executors.select.Selector.Builder#deviceProcesses}).
+   */
+  public static long cpuNanos() {
+    long n = 0;
+    for (ProcessHandle h : RUNNING) n += h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    return n;
   }
 
   /** The host's process id. */

@@ -122,6 +122,22 @@ class HostProcessTest {
     assertGone(host.pid());
   }
 
+  /** What the selection counts as a device process working beside another candidate's runs. */
+  @Test
+  void theProcessorTimeOfARunningHostIsCounted() throws Exception {
+    HostProcess host = HostProcess.start(getClass().getClassLoader(), SHORT, ExecutorLog.NONE);
+    try {
+      host.hello(cacheDir, "test");
+      long own = ProcessHandle.of(host.pid()).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos)
+          .orElse(0L);
+      assertTrue(own > 0, "a JVM that started and answered has used the processor");
+      assertTrue(HostProcess.cpuNanos() >= own, "counted with the other running hosts");
+    } finally {
+      host.close();
+    }
+    assertGone(host.pid());
+  }
+
   /** An executor over a host of its own; skips (or fails under the CI switch) without a device. */
   private OpenClExecutor executor(HostProcess host, SegmentPool pool) throws ExecutionException {
     DeviceInventory inventory = host.hello(cacheDir, "test");
