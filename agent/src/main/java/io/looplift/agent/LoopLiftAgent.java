@@ -200,7 +200,8 @@ public final class LoopLiftAgent {
     Selector.Builder b = Selector.builder(VERSION + " on " + System.getProperty("java.vm.version"),
         Runtime.getRuntime().availableProcessors());
     if (!config.executor().equals(ExecutorChain.AUTO)) return b.forced("executor=" + config.executor()).build();
-    return b.compiling(CompilationTime.supplier()).deviceProcesses(HostProcess::cpuNanos).store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
+    b.compiling(CompilationTime.supplier()).deviceProcesses(HostProcess::cpuNanos);
+    return b.store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
       try {
         SELECTION_WRITER.execute(task);
       } catch (RejectedExecutionException e) {

@@ -2,10 +2,9 @@ package io.looplift.bridge;
 
 /**
  * The daemon thread, {@code looplift-short-runs}, that tells the pipeline every
- * {@link LoopBridge#SHORT_RUNS_LOOK_MILLIS} ms of
- * the loops whose short runs have made the mark ({@link ShortRuns#tellMarked}): their counts, compiled into
- * the program's code, only add. Started by the first counter linked; it never stops the program, and stops
- * with it.
+ * {@link LoopBridge#SHORT_RUNS_LOOK_MILLIS} ms of the loops whose short runs have made the mark
+ * ({@link ShortRuns#tellMarked}): their counts, compiled into the program's code, only add. Started by the
+ * first counter linked; it never stops the program, and stops with it.
  */
 final class ShortRunWatch implements Runnable {
   private final ShortRuns runs;

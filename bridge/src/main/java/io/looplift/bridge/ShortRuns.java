@@ -66,7 +66,10 @@ final class ShortRuns {
     return n == LoopBridge.SHORT_RUNS_TOLD;
   }
 
-  /** What a {@link #counter} calls: counts a short run of {@code siteId}, testing nothing ({@link #counter} grew the counts). */
+  /**
+   * What a {@link #counter} calls: counts a short run of {@code siteId}, testing nothing ({@link #counter} grew
+   * the counts).
+   */
   private void increment(int siteId) {
     counts[siteId]++;
   }

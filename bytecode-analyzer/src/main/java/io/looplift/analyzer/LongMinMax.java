@@ -12,8 +12,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * {@code Math.min(long, long)} or {@code Math.max(long, long)}. HotSpot 17's C2 has no intrinsic for those and
  * does not inline a call that ran fewer than 250 times ({@code MinInliningThreshold}), which a nest's preamble
  * has when its method is compiled; a real call makes C2 keep every value live across it on the stack, and the
- * nest's inner loop then reloaded its arrays from the stack at each element (ojAlgo's matrix product, declined,
- * ran 1.35 times as long as plain Java).
+ * nest's inner loop then reloaded its arrays from the stack at each element (HelperNest, the shape of ojAlgo's
+ * matrix product, declined, ran 1.3 times as long as plain Java).
  */
 final class LongMinMax {
   private LongMinMax() {}

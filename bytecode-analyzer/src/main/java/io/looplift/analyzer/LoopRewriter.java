@@ -307,7 +307,9 @@ final class LoopRewriter {
       il.add(new JumpInsnNode(Opcodes.GOTO, decline));
       il.add(longEnough);
       // Unlinked until the first long run: C2 compiles what follows only once a run has come this far.
-      if (hasInvokeDynamic(ctx)) il.add(new InvokeDynamicInsnNode(LoopBridge.LONG_RUN, LoopBridge.LONG_RUN_TYPE, LONG_RUN_BOOTSTRAP));
+      if (hasInvokeDynamic(ctx)) {
+        il.add(new InvokeDynamicInsnNode(LoopBridge.LONG_RUN, LoopBridge.LONG_RUN_TYPE, LONG_RUN_BOOTSTRAP));
+      }
     }
     if (!checkClassesFirst) emitInitializedChecks(ctx, il, plan, siteId, decline);
     for (LoopBody.VirtualTarget v : plan.virtualTargets()) {
@@ -392,7 +394,10 @@ final class LoopRewriter {
     il.add(done);
   }
 
-  /** One check per class ({@link LoopBridge#initialized}), in class files of Java 7 and later by {@code invokedynamic}. */
+  /**
+   * One check per class ({@link LoopBridge#initialized}), in class files of Java 7 and later by
+   * {@code invokedynamic}.
+   */
   private static void emitInitializedChecks(MethodContext ctx, InsnList il, LoopAnalyzer.Plan plan, int siteId,
       LabelNode decline) {
     for (String c : plan.initializedClasses()) {

@@ -28,7 +28,8 @@ class DeclinedNestCompiledTest {
   private static final String PROGRAM = "io.looplift.apps.ColumnProducts";
   private static final String METHOD = PROGRAM + "::addMxC";
   private static final List<String> ARGS = List.of("200", "60");
-  private static final Pattern PIPELINE_CALL = Pattern.compile("io\\.looplift\\.bridge\\.LoopBridge::(submit|initialized)");
+  private static final Pattern PIPELINE_CALL =
+      Pattern.compile("io\\.looplift\\.bridge\\.LoopBridge::(submit|initialized)");
 
   @TempDir Path tmp;
 
@@ -81,6 +82,7 @@ class DeclinedNestCompiledTest {
 
   /** Whether a {@code -XX:+PrintCompilation} line says C2 compiled {@link #METHOD} as a whole method (no {@code %}). */
   private static boolean compiled(List<String> log) {
-    return log.stream().anyMatch(l -> l.contains(METHOD + " (") && !l.contains(" % ") && !l.contains("made not entrant"));
+    return log.stream()
+        .anyMatch(l -> l.contains(METHOD + " (") && !l.contains(" % ") && !l.contains("made not entrant"));
   }
 }
