@@ -3,6 +3,8 @@ package io.looplift.runtime;
 import io.looplift.bridge.LoopBridge;
 import io.looplift.profiler.Profiler;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -12,11 +14,16 @@ import java.util.function.Supplier;
  * {@link #sync}, {@link #endRegion} and {@link #abortRegion} have nothing to do and open nothing. If
  * opening fails, every loop runs as bytecode, as with no pipeline at all. Never throws; thread-safe.
  *
- * <p>When the original bytecode is a candidate of every loop ({@code executor=auto}), a loop offered before the
- * pipeline is open starts opening it on a background thread and runs as bytecode meanwhile, as the selection
- * would have run its first launches anyway: opening loads and links a few hundred classes, 140-250 ms of a
- * 2-core machine's program thread before a 800 x 800 matrix product's first column, which then waited for it.
- * A region still opens the pipeline on its own thread.
+ * <p>When the original bytecode is a candidate of every loop ({@code executor=auto}), the loops offered before the
+ * pipeline is open run as bytecode, as the selection would have run their first launches anyway. Opening loads and
+ * links a few hundred classes: 140-250 ms of a 2-core machine's program thread before a 800 x 800 matrix product's
+ * first column, which then waited for it; and on a background thread, the same time of the other core, which a
+ * memory-bound loop running meanwhile lost 10% of its speed to. So, as one rents skis until the rent paid reaches
+ * their price, the loops offered are timed ({@link LoopBridge#TIMED}) until together they have run as long as
+ * opening costs ({@code openAfterNanos}); only then does the pipeline start opening, on a background thread. A
+ * program whose offered loops run shorter than that pays nothing for the pipeline; one whose loops run longer
+ * pays at most that much more than had the pipeline opened at once. A region still opens the pipeline on its own
+ * thread.
  */
 final class OpeningDispatcher implements LoopBridge.Dispatcher {
   private static final LoopBridge.Dispatcher FAILED = new LoopBridge.Dispatcher() {
@@ -60,6 +67,14 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
 
   /** Why a loop offered while the pipeline opens in the background ran as bytecode. */
   static final String OPENING = "ran as bytecode while LoopLift opened its executors";
+  /** Why a loop offered before the loops offered had run long enough to pay for opening the pipeline ran as bytecode. */
+  static final String NOT_YET = "ran as bytecode: the loops offered so far ran too briefly to pay for opening the"
+      + " executors";
+  /**
+   * What opening the pipeline costs the program (see the class comment), and so how long the loops offered run
+   * as bytecode before it opens: the default of {@link Pipeline.Builder#openAfter}.
+   */
+  static final long OPENING_COST_NANOS = 150_000_000L;
 
   private final Supplier<LoopBridge.Dispatcher> opener;
   private final Predicate<Class<?>> initialized;
@@ -67,19 +82,34 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   private final Profiler profiler;
   private final Log log;
   private final boolean inBackground;
+  private final long openAfterNanos;
+  private final LongSupplier clock;
   private final AtomicBoolean opening = new AtomicBoolean();
   private volatile LoopBridge.Dispatcher opened;
+  /** The time the loops offered have run as bytecode, timed, before the pipeline started opening. */
+  private final AtomicLong timedNanos = new AtomicLong();
+  private final ThreadLocal<Timing> timings = new ThreadLocal<>();
+  private final FieldReader fields = new FieldReader();
+
+  /** The run of a loop one thread was told to time, until it reports. */
+  private static final class Timing {
+    int siteId = -1;
+    long start;
+  }
 
   /**
    * {@code opener} builds the real dispatcher; it runs at most once, on the first thread that needs it.
    * Until then {@code initialized} answers {@link #initialized} and {@code profiler} records {@link #fallback};
-   * {@code shortLoops} always answers {@link #tooShort}. With {@code inBackground}, {@link #submit} and
-   * {@link #field} open it on a background thread and decline until it is open.
+   * {@code shortLoops} always answers {@link #tooShort}. With {@code inBackground}, {@link #submit} times the
+   * loops offered until they have run {@code openAfterNanos} by {@code clock}, then opens it on a background
+   * thread and declines until it is open.
    */
   OpeningDispatcher(Supplier<LoopBridge.Dispatcher> opener, Predicate<Class<?>> initialized, ShortLoops shortLoops,
-      Profiler profiler, Log log, boolean inBackground) {
+      Profiler profiler, Log log, boolean inBackground, long openAfterNanos, LongSupplier clock) {
     this.opener = opener;
     this.inBackground = inBackground;
+    this.openAfterNanos = openAfterNanos;
+    this.clock = clock;
     this.initialized = initialized;
     this.shortLoops = shortLoops;
     this.profiler = profiler;
@@ -150,16 +180,36 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
 
   @Override
   public int submit(int siteId, Object[] arrays, long[] scalars, int start, int limit) {
-    LoopBridge.Dispatcher d = openedOrOpening();
+    LoopBridge.Dispatcher d = opened;
+    if (d == null && inBackground && !opening.get() && timedNanos.get() < openAfterNanos) {
+      Timing t = timings.get();
+      if (t == null) timings.set(t = new Timing());
+      fallback(siteId, NOT_YET);
+      t.siteId = siteId;
+      t.start = clock.getAsLong();
+      return LoopBridge.TIMED;
+    }
+    if (d == null) d = openedOrOpening();
     if (d != null) return d.submit(siteId, arrays, scalars, start, limit);
     fallback(siteId, OPENING);
     return LoopBridge.DECLINED;
   }
 
+  /**
+   * Adds the run of {@code siteId} that ends now to the time the loops offered have run, when this thread was
+   * told to time it; a loop offered inside it replaced its timing, and only that one counts.
+   */
   @Override
   public void ran(int siteId) {
     LoopBridge.Dispatcher d = opened;
-    if (d != null) d.ran(siteId);
+    if (d != null) {
+      d.ran(siteId);
+      return;
+    }
+    Timing t = timings.get();
+    if (t == null || t.siteId != siteId) return;
+    t.siteId = -1;
+    if (timedNanos.addAndGet(clock.getAsLong() - t.start) >= openAfterNanos) openedOrOpening();
   }
 
   @Override
@@ -224,13 +274,13 @@ final class OpeningDispatcher implements LoopBridge.Dispatcher {
   }
 
   /**
-   * Asked just before a loop is offered: opens the pipeline, as {@link #submit} would next; while it opens in the
-   * background, throws, and the caller runs the original loop.
+   * Asked just before a loop is offered. Without {@code inBackground}, opens the pipeline, as {@link #submit}
+   * would next; with it, reads the field and leaves opening to {@link #submit}.
    */
   @Override
   public Object field(Object obj, String owner, String name) throws Throwable {
-    LoopBridge.Dispatcher d = openedOrOpening();
-    if (d == null) throw new IllegalStateException(OPENING);
-    return d.field(obj, owner, name);
+    LoopBridge.Dispatcher d = opened;
+    if (d == null && !inBackground) d = open();
+    return d != null ? d.field(obj, owner, name) : fields.read(obj, owner, name);
   }
 }

@@ -10,6 +10,7 @@ import io.looplift.executors.select.Offload;
 import io.looplift.executors.select.Selector;
 import io.looplift.ir.SiteRegistry;
 import io.looplift.profiler.Profiler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -38,7 +39,7 @@ public final class Pipeline {
     } else {
       Supplier<Backend> opener = b.opener;
       this.dispatcher = new OpeningDispatcher(() -> dispatcher(b, opener.get(), shortLoops), b.initialized,
-          shortLoops, b.profiler, b.log, b.bytecode);
+          shortLoops, b.profiler, b.log, b.bytecode, b.openAfterNanos, b.clock);
     }
   }
 
@@ -99,6 +100,7 @@ public final class Pipeline {
     private LongSupplier clock = System::nanoTime;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
     private Supplier<Backend> opener;
+    private long openAfterNanos = OpeningDispatcher.OPENING_COST_NANOS;
     private VerifyPolicy verify = VerifyPolicy.OFF;
     private Predicate<Class<?>> initialized = c -> false;
     private ClassRewriting rewriting = ClassRewriting.NONE;
@@ -180,11 +182,22 @@ public final class Pipeline {
     /**
      * Opens the executors and the scheduler with {@code opener} when the first loop is offered instead of
      * taking them now: {@code opener} runs once, on the thread that needs them (with {@link #bytecodeCandidate},
-     * on a background thread while the loops offered meanwhile run as bytecode); if it throws, every loop runs
-     * as bytecode. Replaces {@link #offloads}, {@link #lateDevices} and {@link #scheduler}.
+     * on a background thread once the loops offered have run {@link #openAfter} as bytecode, while those offered
+     * meanwhile still do); if it throws, every loop runs as bytecode. Replaces {@link #offloads}, {@link #lateDevices} and {@link #scheduler}.
      */
     public Builder openLater(Supplier<Backend> opener) {
       this.opener = Objects.requireNonNull(opener, "opener");
+      return this;
+    }
+
+    /**
+     * With {@link #openLater} and {@link #bytecodeCandidate}, how long (by the {@link #clock}) the loops offered
+     * run as bytecode, timed, before the executors start opening: about what opening them costs, 150 ms, unless
+     * set; 0 opens them when the first loop is offered.
+     */
+    public Builder openAfter(Duration bytecodeTime) {
+      if (bytecodeTime.isNegative()) throw new IllegalArgumentException("negative time " + bytecodeTime);
+      this.openAfterNanos = bytecodeTime.toNanos();
       return this;
     }
 

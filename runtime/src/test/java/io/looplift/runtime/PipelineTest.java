@@ -2,6 +2,7 @@ package io.looplift.runtime;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -153,31 +154,50 @@ class PipelineTest {
     assertEquals(List.of("open"), opened);
   }
 
+  /** An object with a field its loops' classes could not name. */
+  private static final class Holder {
+    private final int size = 7;
+  }
+
   @Test
-  void withTheBytecodeACandidateTheExecutorsOpenInTheBackgroundWhileLoopsRunAsBytecode() throws Exception {
+  void withTheBytecodeACandidateTheLoopsOfferedAreTimedUntilTheyPaidForOpeningTheExecutorsInTheBackground() {
     Profiler profiler = new Profiler();
+    AtomicLong now = new AtomicLong();
     CountDownLatch release = new CountDownLatch(1);
     List<String> openedOn = new CopyOnWriteArrayList<>();
-    Pipeline pipeline = Pipeline.builder().profiler(profiler).bytecodeCandidate(true).openLater(() -> {
-      openedOn.add(Thread.currentThread().getName());
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-      return referenceBackend();
-    }).build();
+    Pipeline pipeline = Pipeline.builder().profiler(profiler).bytecodeCandidate(true).clock(now::get)
+        .openAfter(Duration.ofMillis(100)).openLater(() -> {
+          openedOn.add(Thread.currentThread().getName());
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          return referenceBackend();
+        }).build();
     int id = pipeline.sites().register(increment());
     LoopBridge.Dispatcher d = pipeline.dispatcher();
     int[] in = {1, 2, 3, 4};
     int[] out = new int[4];
+    assertEquals(LoopBridge.TIMED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    now.addAndGet(60_000_000);
+    d.ran(id);
+    assertEquals(LoopBridge.TIMED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
+    now.addAndGet(30_000_000);
+    d.ran(id + 1);
+    d.ran(id);
+    assertEquals(LoopBridge.TIMED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4),
+        "another site's report counts nothing: 90 ms so far");
+    now.addAndGet(10_000_000);
+    assertEquals(7, assertDoesNotThrow(() -> d.field(new Holder(), "io/looplift/runtime/PipelineTest$Holder", "size")),
+        "a field is read without opening anything");
+    assertEquals(List.of(), openedOn);
+    d.ran(id);
+    await().atMost(Duration.ofSeconds(10)).until(() -> openedOn.size() == 1);
     // The opener is held: were it run on this thread, submit would never return.
     assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
-    assertEquals(LoopBridge.DECLINED, d.submit(id, new Object[] {in, out}, new long[1], 0, 4));
-    IllegalStateException field = assertThrows(IllegalStateException.class, () -> d.field(in, "[I", "length"));
-    assertEquals(OpeningDispatcher.OPENING, field.getMessage());
     assertArrayEquals(new int[4], out, "a declined loop is the caller's to run");
-    assertTrue(profiler.reportJson().contains("\"fallback\":2},\"timeNanos\":0,\"lastFallback\":\""
+    assertTrue(profiler.reportJson().contains("\"fallback\":4},\"timeNanos\":0,\"lastFallback\":\""
         + OpeningDispatcher.OPENING + "\""), profiler.reportJson());
     release.countDown();
     await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(
@@ -185,6 +205,23 @@ class PipelineTest {
     d.sync();
     assertArrayEquals(new int[] {2, 3, 4, 5}, out);
     assertEquals(List.of("looplift-open"), openedOn, "opened once, on its own thread");
+  }
+
+  @Test
+  void theLoopsOfferedBeforeOpeningSayWhyTheyRanAsBytecode() {
+    Profiler profiler = new Profiler();
+    List<String> opened = new CopyOnWriteArrayList<>();
+    Pipeline pipeline = Pipeline.builder().profiler(profiler).bytecodeCandidate(true).openLater(() -> {
+      opened.add("open");
+      return referenceBackend();
+    }).build();
+    int id = pipeline.sites().register(increment());
+    assertEquals(LoopBridge.TIMED, pipeline.dispatcher().submit(id, new Object[] {new int[4], new int[4]},
+        new long[1], 0, 4));
+    pipeline.dispatcher().ran(id);
+    assertEquals(List.of(), opened, "a run of microseconds does not pay for 150 ms of opening");
+    assertTrue(profiler.reportJson().contains("\"lastFallback\":\"" + OpeningDispatcher.NOT_YET + "\""),
+        profiler.reportJson());
   }
 
   @Test
