@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,10 @@ class MeasuredSelectionTest {
   @TempDir Path tmp;
 
   private LoopReport run(Path cacheDir, String name, String... args) throws IOException {
+    return run(cacheDir, Map.of(), name, args);
+  }
+
+  private LoopReport run(Path cacheDir, Map<String, String> env, String name, String... args) throws IOException {
     Path report = tmp.resolve(name + ".json");
     // One after the other: a plain JVM beside the agent's would take the cores its parallel kernels were
     // measured with, and five slow launches in a row have a persisted choice measured again (drift).
@@ -33,7 +38,7 @@ class MeasuredSelectionTest {
     ForkedJvm.Result agent;
     try (ForkedJvm.Running a = ForkedJvm.start(List.of(),
         List.of(ForkedJvm.agentArg("log=info,report=" + report + ",cache.dir=" + cacheDir)), PROGRAM,
-        List.of(args), Map.of())) {
+        List.of(args), env)) {
       agent = a.await();
     }
     assertEquals(plain.exitCode(), agent.exitCode(), agent::describe);
@@ -59,8 +64,13 @@ class MeasuredSelectionTest {
   @Test
   void aSecondRunUsesWhatTheFirstMeasured() throws IOException {
     Path cache = tmp.resolve("cache");
-    // Enough rounds for the element-wise loops to finish measuring at their one size.
-    LoopReport first = run(cache, "first", String.valueOf(1 << 20), "24");
+    // Without OpenCL, so that no device joins the candidates part-way. Enough rounds for the element-wise loops
+    // to pay for opening the executors (150 ms as bytecode: 30 of the 160 here, more on faster memory) and then
+    // to finish measuring at their one size.
+    Map<String, String> noOpenCl = Map.of("OCL_ICD_VENDORS",
+        Files.createDirectory(tmp.resolve("no-vendors")).toString(), "OCL_ICD_FILENAMES", "");
+    String[] args = {String.valueOf(1 << 22), "160"};
+    LoopReport first = run(cache, noOpenCl, "first", args);
     List<LoopReport.Loop> measured = first.loops().stream()
         .filter(l -> l.selection() != null && "measured".equals(l.selection().get("source"))).toList();
     assertFalse(measured.isEmpty(), "no loop finished measuring: " + first.loops());
@@ -69,7 +79,7 @@ class MeasuredSelectionTest {
       assertTrue(candidates.containsKey("bytecode") && candidates.containsKey("jvm"), () -> l + " " + candidates);
       assertTrue(number(l.selection(), "measuringRuns") > 0 && number(l.selection(), "measuringNanos") > 0, l::toString);
     }
-    LoopReport second = run(cache, "second", String.valueOf(1 << 20), "24");
+    LoopReport second = run(cache, noOpenCl, "second", args);
     // What the first run's analysis found worth analyzing was kept too: the second analyzed only that at load,
     // and its report, which had the rest analyzed at exit, lists every loop as the first did.
     assertTrue(second.rememberedClasses() > 0, "the second run analyzed every class anew");
