@@ -65,11 +65,14 @@ final class Decider {
    * @param points each candidate's measured points, ordered by size class
    * @param remeasuring the class is being measured again: nothing is trusted there
    * @param mayMeasure measuring is allowed; when not, the verdict is a {@link Pick}
+   * @param share how many launches of the kernel the program's threads run at once, as far as the processors go
+   *     ({@link LaunchOverlap}): against the original bytecode, which runs in each of those threads, an offload
+   *     counts that many times its measured time
    */
   Verdict decide(List<String> live, Function<String, List<Point>> points, Size size, boolean remeasuring,
-      boolean mayMeasure) {
-    List<Ranked> ranked = rank(live, points, size);
-    if (!mayMeasure) return best(live, ranked, size);
+      boolean mayMeasure, int share) {
+    List<Ranked> ranked = rank(live, points, size, share);
+    if (!mayMeasure) return best(live, ranked, size, share);
     if (remeasuring) return new Measure(live);
     List<Ranked> near = new ArrayList<>(ranked);
     near.removeIf(r -> farBehindBeyond(r, ranked, size.sizeClass()));
@@ -79,7 +82,7 @@ final class Decider {
       if (!near.contains(r)) candidates.remove(r.candidate);
     }
     if (near.size() == candidates.size() && near.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
-      return pick(near, "fastest measured at 2^" + size.sizeClass());
+      return pick(near, "fastest measured at 2^" + size.sizeClass(), share);
     }
     List<String> unknown = new ArrayList<>(candidates);
     for (Ranked r : near) {
@@ -87,7 +90,7 @@ final class Decider {
     }
     if (!unknown.isEmpty()) return new Measure(unknown);
     if (margin(near) >= trust) {
-      return pick(near, "interpolated at 2^" + size.sizeClass() + " between measured sizes");
+      return pick(near, "interpolated at 2^" + size.sizeClass() + " between measured sizes", share);
     }
     return new Measure(candidates);
   }
@@ -125,16 +128,16 @@ final class Decider {
    * The fastest by estimate whatever its margin, for a launch that cannot be a measuring run; the first of
    * {@code live} (the caller's preference) when nothing was measured yet.
    */
-  Pick best(List<String> live, Function<String, List<Point>> points, Size size) {
-    return best(live, rank(live, points, size), size);
+  Pick best(List<String> live, Function<String, List<Point>> points, Size size, int share) {
+    return best(live, rank(live, points, size, share), size, share);
   }
 
-  private static Pick best(List<String> live, List<Ranked> ranked, Size size) {
+  private static Pick best(List<String> live, List<Ranked> ranked, Size size, int share) {
     if (ranked.isEmpty()) return new Pick(live.get(0), Source.MEASURED, "nothing measured yet: the first candidate");
     if (ranked.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
-      return pick(ranked, "fastest measured at 2^" + size.sizeClass());
+      return pick(ranked, "fastest measured at 2^" + size.sizeClass(), share);
     }
-    return pick(ranked, "estimated at 2^" + size.sizeClass() + " (not measuring now)");
+    return pick(ranked, "estimated at 2^" + size.sizeClass() + " (not measuring now)", share);
   }
 
   /** One candidate's estimate; {@code points} is what it came from. */
@@ -146,9 +149,9 @@ final class Decider {
 
   /**
    * The candidates that have an estimate, fastest first (ties in the caller's order), an offload counting
-   * {@link #OFFLOAD_MARGIN} slower than measured against the original bytecode.
+   * {@link #OFFLOAD_MARGIN} times {@code share} slower than measured against the original bytecode.
    */
-  private static List<Ranked> rank(List<String> live, Function<String, List<Point>> points, Size size) {
+  private static List<Ranked> rank(List<String> live, Function<String, List<Point>> points, Size size, int share) {
     List<Ranked> ranked = new ArrayList<>();
     for (String c : live) {
       List<Point> p = points.apply(c);
@@ -157,7 +160,7 @@ final class Decider {
     }
     boolean bytecode = ranked.stream().anyMatch(r -> r.candidate.equals(Candidate.BYTECODE));
     ranked.sort(Comparator.comparingDouble(r -> bytecode && !r.candidate.equals(Candidate.BYTECODE)
-        ? r.estimate.nanos() * OFFLOAD_MARGIN : r.estimate.nanos()));
+        ? r.estimate.nanos() * OFFLOAD_MARGIN * share : r.estimate.nanos()));
     return ranked;
   }
 
@@ -166,9 +169,12 @@ final class Decider {
         : ranked.get(1).estimate.nanos() / Math.max(1e-9, ranked.get(0).estimate.nanos());
   }
 
-  private static Pick pick(List<Ranked> ranked, String basis) {
+  private static Pick pick(List<Ranked> ranked, String basis, int share) {
     boolean persisted = ranked.stream().allMatch(r -> r.estimate.persisted());
-    StringJoiner why = new StringJoiner(", ", basis + ": ", "");
+    boolean bytecode = ranked.stream().anyMatch(r -> r.candidate.equals(Candidate.BYTECODE));
+    String shared = share > 1 && bytecode ? " (" + share + " launches at once: an offload counts " + share + " times)"
+        : "";
+    StringJoiner why = new StringJoiner(", ", basis + shared + ": ", "");
     for (Ranked r : ranked) why.add(r.candidate + " " + Durations.format(r.estimate.nanos()));
     return new Pick(ranked.get(0).candidate, persisted ? Source.PERSISTED : Source.MEASURED, why.toString());
   }

@@ -144,6 +144,7 @@ final class Measurements {
   private final Set<Integer> remeasure = new HashSet<>();
   /** What the store held for the kernel, for candidates not registered yet; null when it held nothing valid. */
   private StoredKernel stored;
+  private int overlap = 1;
   private boolean loaded;
   private int issued;
   private int runs;
@@ -180,7 +181,19 @@ final class Measurements {
   void load(StoredKernel record) {
     loaded = true;
     stored = record;
+    if (record != null) overlap = Math.max(overlap, record.overlap());
     candidates.forEach(this::adopt);
+  }
+
+  /** The most launches of the kernel the program's threads ran at once, in this run or an earlier one. */
+  int overlap() { return overlap; }
+
+  /** Records that {@code n} launches overlapped; true when that is more than ever before (worth keeping). */
+  boolean overlapped(int n) {
+    if (n <= overlap) return false;
+    overlap = n;
+    version++;
+    return true;
   }
 
   /**
@@ -666,6 +679,6 @@ final class Measurements {
       d.samples.values().forEach(samples::addAll);
       list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(d.points.values()), samples));
     });
-    return new StoredKernel(key, version, cores, list);
+    return new StoredKernel(key, version, cores, overlap, list);
   }
 }

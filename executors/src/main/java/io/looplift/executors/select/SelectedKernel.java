@@ -123,11 +123,16 @@ public final class SelectedKernel {
   private Size latest;
   /** With a forced choice nothing is measured; the report shows each candidate's latest run instead. */
   private final Map<String, Point> forcedRuns = new LinkedHashMap<>();
+  private final LaunchOverlap overlap;
+  /** How many launches the program's threads run at once, as far as the processors go; {@link #picks} hold for it. */
+  private int share;
 
   SelectedKernel(Selector selector, Measurements m, List<Candidate> candidates) {
     this.selector = selector;
     this.m = m;
     this.names = candidates.stream().map(Candidate::name).toList();
+    this.overlap = new LaunchOverlap(m.overlap());
+    this.share = Math.min(selector.settings().cores(), m.overlap());
   }
 
   /**
@@ -143,11 +148,26 @@ public final class SelectedKernel {
     synchronized (m) {
       latest = size;
       if (skipped > 0) m.ranBytecode(iterations * skipped);
+      long thread = Thread.currentThread().getId();
+      int seen = overlap.launch(thread, selector.clock().getAsLong(), bytecodeNanos(size));
+      if (m.overlapped(seen)) selector.persist(m);
+      int now = Math.min(selector.settings().cores(), seen);
+      if (now != share) {
+        share = now;
+        picksVersion = -1;
+      }
       Choice c = decide(size, Math.max(0, skipped));
       // Measuring runs count when they report; the others run now.
       if (c != null && !c.measuring() && c.bytecode()) m.ranBytecode(iterations);
       return Optional.ofNullable(c);
     }
+  }
+
+  /** The original bytecode's estimated time at {@code size}; 0 while it has none. */
+  private long bytecodeNanos(Size size) {
+    if (!names.contains(Candidate.BYTECODE)) return 0;
+    CostModel.Estimate e = CostModel.estimate(m.points(Candidate.BYTECODE), size.work());
+    return e == null ? 0 : (long) e.nanos();
   }
 
   private Choice decide(Size size, int skipped) {
@@ -188,7 +208,7 @@ public final class SelectedKernel {
       }
       return choice(picks[c], size, now, c);
     }
-    Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1));
+    Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1), share);
     if (verdict instanceof Pick pick) {
       picks[c] = pick;
       if (!pick.candidate().equals(chosen[c])) {
@@ -208,7 +228,7 @@ public final class SelectedKernel {
           selector.busyElsewhere(next));
     }
     // Every run this class needs is under way in other threads: until they report, the best estimate.
-    return new Choice(selector.decider().best(live, m::points, size), size, now, 1);
+    return new Choice(selector.decider().best(live, m::points, size, share), size, now, 1);
   }
 
   /**
@@ -373,9 +393,9 @@ public final class SelectedKernel {
       Pick now = null;
       if (latest != null && !live.isEmpty()) {
         boolean settled = live.size() == 1 || selector.settings().forced() != null;
-        now = settled ? settled(live, latest) : selector.decider().best(live, m::points, latest);
+        now = settled ? settled(live, latest) : selector.decider().best(live, m::points, latest, share);
         if (!settled && selector.decider().decide(live, m::points, latest, m.remeasuring(latest.sizeClass(), live),
-            m.mayMeasure(1)) instanceof Measure) {
+            m.mayMeasure(1), share) instanceof Measure) {
           String fastest = now.candidate();
           for (Map.Entry<String, Double> t : times.entrySet()) {
             if (live.contains(t.getKey()) && t.getValue() < times.getOrDefault(fastest, Double.MAX_VALUE)) fastest = t.getKey();

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * cannot be read) reads as nothing and is replaced by the next write. Thread-safe.
  *
  * <p>A record, after the store's envelope, in {@link DataOutputStream} encoding: the format number; the
- * LoopLift version; the core count; the shape; the classes (count, then name and hash of each); the candidates
+ * LoopLift version; the core count; the launches that overlapped at most; the shape; the classes (count, then name
+ * and hash of each); the candidates
  * (count, then of each: name, device, whether it failed and why, its points: count, then size class,
  * iterations, work, nanoseconds and transfer nanoseconds of each; and its samples, as its points).
  */
@@ -32,8 +33,9 @@ final class SelectionStore {
    * Bumped whenever the record, or what its points mean, changes, so that old files are ignored and replaced.
    * 2: the original loop's points are timed once the JIT can have compiled it (see Measurements#WARM_ITERATIONS).
    * 3: samples towards points not complete yet. 4: an offload's point is the median of its last runs, not the fastest.
+   * 5: the launches that overlapped.
    */
-  private static final int FORMAT = 4;
+  private static final int FORMAT = 5;
 
   private final OwnerOnlyStore files;
 
@@ -67,6 +69,7 @@ final class SelectionStore {
       out.writeInt(FORMAT);
       out.writeUTF(k.version());
       out.writeInt(k.cores());
+      out.writeInt(k.overlap());
       out.writeUTF(k.key().shape());
       out.writeInt(k.key().classes().size());
       for (var e : k.key().classes().entrySet()) {
@@ -94,6 +97,8 @@ final class SelectionStore {
       if (in.readInt() != FORMAT) return Optional.empty();
       String version = in.readUTF();
       int cores = in.readInt();
+      int overlap = in.readInt();
+      if (overlap < 1) return Optional.empty();
       String shape = in.readUTF();
       TreeMap<String, String> classes = new TreeMap<>();
       for (int n = count(in); n > 0; n--) classes.put(in.readUTF(), in.readUTF());
@@ -108,7 +113,7 @@ final class SelectionStore {
         candidates.add(new StoredKernel.Candidate(name, device, dropped, points.get(), samples.get()));
       }
       if (in.read() != -1) return Optional.empty();
-      return Optional.of(new StoredKernel(new KernelKey(shape, classes), version, cores, candidates));
+      return Optional.of(new StoredKernel(new KernelKey(shape, classes), version, cores, overlap, candidates));
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     }

@@ -8,8 +8,9 @@ import java.util.List;
  * makes that candidate's part valid.
  *
  * @param cores the processors the JVM had (a thread pool measured on 4 cores says little about 64)
+ * @param overlap the most launches of the kernel the program's threads ran at once ({@link LaunchOverlap})
  */
-record StoredKernel(KernelKey key, String version, int cores, List<Candidate> candidates) {
+record StoredKernel(KernelKey key, String version, int cores, int overlap, List<Candidate> candidates) {
   StoredKernel {
     candidates = List.copyOf(candidates);
   }

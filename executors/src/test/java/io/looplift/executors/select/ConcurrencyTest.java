@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Program threads launching the same kernel at once: no measuring run more than the rule asks for. */
@@ -31,7 +32,10 @@ class ConcurrencyTest {
 
   @Test
   void threadsLaunchingOneKernelShareItsMeasurements() throws Exception {
-    Selector selector = Selector.builder("1.0", 8).warmUp(0).build();
+    // Each launch seen apart from the others (the clock jumps a second at every reading): this test is about
+    // the measurements the threads share; OverlapTest is about launches that overlap.
+    AtomicLong clock = new AtomicLong();
+    Selector selector = Selector.builder("1.0", 8).warmUp(0).clock(() -> clock.addAndGet(1_000_000_000L)).build();
     List<Candidate> candidates = List.of(BYTECODE, JVM, OPENCL);
     SelectedKernel k = selector.kernel(KEY, candidates);
     assertSame(k, selector.kernel(KEY, List.copyOf(candidates)));

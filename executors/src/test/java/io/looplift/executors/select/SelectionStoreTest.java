@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** The record format: what is written reads back, and nothing else reads as a record. */
 class SelectionStoreTest {
-  private static final StoredKernel RECORD = new StoredKernel(Simulated.KEY, "1.0", 8, List.of(
+  private static final StoredKernel RECORD = new StoredKernel(Simulated.KEY, "1.0", 8, 2, List.of(
       new StoredKernel.Candidate("bytecode", "the JVM's own loop", null,
           List.of(new Point(13, 10_000, 10_000, 10_000, 0, true), new Point(23, 10_000_000, 10_000_000, 9_000_000, 0,
               true)), List.of(new Point(17, 1 << 17, 1 << 17, 90_000, 0, true), new Point(17, 1 << 17, 1 << 17, 80_000,
@@ -35,15 +35,15 @@ class SelectionStoreTest {
   @Test
   void pointsOutOfOrderOrInTheWrongSizeClassAreNoRecord() {
     for (Point bad : List.of(new Point(12, 1, 10_000, 1, 0, true), new Point(13, 0, 10_000, 1, 0, true))) {
-      StoredKernel k = new StoredKernel(Simulated.KEY, "1.0", 8,
+      StoredKernel k = new StoredKernel(Simulated.KEY, "1.0", 8, 1,
           List.of(new StoredKernel.Candidate("jvm", "8 threads", null, List.of(bad), List.of())));
       assertTrue(SelectionStore.decode(SelectionStore.encode(k)).isEmpty(), bad.toString());
     }
-    StoredKernel unordered = new StoredKernel(Simulated.KEY, "1.0", 8, List.of(new StoredKernel.Candidate("jvm",
+    StoredKernel unordered = new StoredKernel(Simulated.KEY, "1.0", 8, 1, List.of(new StoredKernel.Candidate("jvm",
         "8 threads", null, List.of(new Point(14, 1, 1 << 14, 1, 0, true), new Point(13, 1, 1 << 13, 1, 0, true)),
         List.of())));
     assertTrue(SelectionStore.decode(SelectionStore.encode(unordered)).isEmpty());
-    StoredKernel unorderedSamples = new StoredKernel(Simulated.KEY, "1.0", 8, List.of(new StoredKernel.Candidate("jvm",
+    StoredKernel unorderedSamples = new StoredKernel(Simulated.KEY, "1.0", 8, 1, List.of(new StoredKernel.Candidate("jvm",
         "8 threads", null, List.of(), List.of(new Point(14, 1, 1 << 14, 1, 0, true), new Point(13, 1, 1 << 13, 1, 0,
         true)))));
     assertTrue(SelectionStore.decode(SelectionStore.encode(unorderedSamples)).isEmpty());

@@ -1,0 +1,98 @@
+package io.looplift.executors.select;
+
+import static io.looplift.executors.select.Simulated.BYTECODE;
+import static io.looplift.executors.select.Simulated.JVM;
+import static io.looplift.executors.select.Simulated.KEY;
+import static io.looplift.executors.select.Simulated.assertMentions;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A kernel that the program's threads launch at once: the original bytecode runs in each of them, an offload
+ * takes the processors for one launch after another, so the pool measured twice as fast as one thread gains
+ * nothing on two (ojAlgo's matrix product, its columns split between two threads).
+ */
+class OverlapTest {
+  private static final long N = 1 << 20;
+
+  /** {@code launch} on a thread of its own, waited for. */
+  private static Choice onAnotherThread(Simulated sim, SelectedKernel k) throws InterruptedException {
+    AtomicReference<Choice> choice = new AtomicReference<>();
+    Thread t = new Thread(() -> choice.set(sim.launch(k, N)));
+    t.start();
+    t.join();
+    return choice.get();
+  }
+
+  @Test
+  void launchesOfTwoThreadsAtOnceCountAnOffloadTwiceAgainstTheBytecode() throws InterruptedException {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 40.0).cost(JVM, 0, 22.0);
+    SelectedKernel k = sim.selector().build().kernel(KEY, List.of(BYTECODE, JVM));
+    assertEquals("jvm", sim.settle(k, N).candidate(), "one thread: 22 ms against 40");
+    // The other thread launches 22 ms after this one, within the bytecode's 40 ms: the two overlap.
+    sim.launch(k, N);
+    Choice other = onAnotherThread(sim, k);
+    assertEquals("bytecode", other.candidate(), other::toString);
+    assertMentions(other.why(), "2 launches at once");
+    for (int round = 0; round < 4; round++) {
+      assertBytecodeOrRecheck(sim.launch(k, N));
+      assertBytecodeOrRecheck(onAnotherThread(sim, k));
+    }
+    // One thread alone again: once the launches that overlapped are out of the latest ones, the pool wins.
+    Choice last = null;
+    for (int i = 0; i < 40; i++) last = sim.launch(k, N);
+    assertEquals("jvm", last.candidate(), last::toString);
+  }
+
+  /** The choice, unless the launch was a re-check of the runner-up, is the bytecode. */
+  private static void assertBytecodeOrRecheck(Choice c) {
+    if (!c.recheck()) assertEquals("bytecode", c.candidate(), c::toString);
+  }
+
+  @Test
+  void oneThreadLaunchingAgainAndAgainOverlapsNothing() {
+    LaunchOverlap overlap = new LaunchOverlap(1);
+    for (int i = 0; i < 20; i++) assertEquals(1, overlap.launch(7, i, 1_000));
+  }
+
+  @Test
+  void aLaunchOverlapsTheOtherThreadsLaunchesStartedWithinTheWindow() {
+    LaunchOverlap overlap = new LaunchOverlap(1);
+    assertEquals(1, overlap.launch(1, 0, 100));
+    assertEquals(1, overlap.launch(2, 0, 0), "no window yet: nothing known of a launch's time");
+    assertEquals(2, overlap.launch(2, 50, 100));
+    assertEquals(3, overlap.launch(3, 60, 100), "threads 1 and 2, each counted once");
+    assertEquals(3, overlap.launch(1, 500, 100), "alone, but the latest launches overlapped three at once");
+    for (int i = 0; i < 16; i++) overlap.launch(1, 1_000 + i * 1_000, 100);
+    assertEquals(1, overlap.launch(1, 50_000, 100), "the overlapping launches are no longer among the latest");
+  }
+
+  @Test
+  void whatAnEarlierRunSawCountsUntilAsManyLaunchesShowedOtherwise() {
+    LaunchOverlap overlap = new LaunchOverlap(2);
+    assertEquals(2, overlap.launch(1, 0, Long.MAX_VALUE), "an earlier run's launches overlap none of this one's");
+    for (int i = 1; i < 15; i++) overlap.launch(1, i, 100);
+    assertEquals(1, overlap.launch(1, 15, 100));
+  }
+
+  /** The overlap a run saw is kept with the kernel's measurements: the next run's first launch counts it. */
+  @Test
+  void theOverlapIsKeptForTheNextRun(@TempDir Path dir) throws InterruptedException {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 40.0).cost(JVM, 0, 22.0);
+    SelectedKernel k = sim.selector().store(dir, w -> {}).writer(Runnable::run).build().kernel(KEY,
+        List.of(BYTECODE, JVM));
+    sim.settle(k, N);
+    sim.launch(k, N);
+    onAnotherThread(sim, k);
+    SelectedKernel next = sim.selector().store(dir, w -> {}).writer(Runnable::run).build().kernel(KEY,
+        List.of(BYTECODE, JVM));
+    Choice first = sim.launch(next, N);
+    assertEquals("bytecode", first.candidate(), first::toString);
+    assertMentions(first.why(), "2 launches at once");
+  }
+}
