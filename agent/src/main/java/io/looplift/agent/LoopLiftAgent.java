@@ -144,7 +144,8 @@ public final class LoopLiftAgent {
         .log(log)
         .verify(config.verify())
         .classInitialized(new ClassInitializationProbe(inst, log))
-        .classRewriting(retransformer::retransform);
+        .classRewriting(retransformer::retransform)
+        .threadCpu(ManagementTimes.threadCpu());
     if (ExecutorChain.AUTO.equals(config.executor())) {
       // The jvm executor's pools and caches and the scheduler's threads cost a good part of a short
       // program's run; they open when the first loop is offered, and the devices later still (Selections).
@@ -200,7 +201,7 @@ public final class LoopLiftAgent {
     Selector.Builder b = Selector.builder(VERSION + " on " + System.getProperty("java.vm.version"),
         Runtime.getRuntime().availableProcessors());
     if (!config.executor().equals(ExecutorChain.AUTO)) return b.forced("executor=" + config.executor()).build();
-    b.compiling(CompilationTime.supplier()).deviceProcesses(HostProcess::cpuNanos);
+    b.compiling(ManagementTimes.compiling()).deviceProcesses(HostProcess::cpuNanos);
     return b.store(Selector.directory(config.cacheDir()), log::warn).writer(task -> {
       try {
         SELECTION_WRITER.execute(task);

@@ -1,7 +1,6 @@
 package io.looplift.bridge;
 
 import java.lang.invoke.CallSite;
-import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
@@ -104,12 +103,15 @@ public final class LoopBridge {
   public static final String SHORT_RUN_COUNTER_DESC = SITE_BOOTSTRAP_DESC;
   /** The type of the {@code invokedynamic} ({@link #SHORT_RUN} by name) that {@link #shortRunCounter} links. */
   public static final String SHORT_RUN_TYPE = "()V";
-  public static final String LONG_RUN_GATE = "longRunGate";
-  public static final String LONG_RUN_GATE_DESC = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
-      + "Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/CallSite;";
-  /** The name and type of the {@code invokedynamic} that {@link #longRunGate} links. */
-  public static final String LONG_RUN = "longRun";
-  public static final String LONG_RUN_TYPE = "()V";
+  public static final String REST_GATE = "restGate";
+  public static final String REST_GATE_DESC = SITE_BOOTSTRAP_DESC;
+  /** The names and types of the three {@code invokedynamic}s that {@link #restGate} links. */
+  public static final String OFFERING = "offering";
+  public static final String OFFERING_TYPE = "()Z";
+  public static final String RESTED_UP_TO = "restedUpTo";
+  public static final String RESTED_UP_TO_TYPE = "()J";
+  public static final String RAN_LONGER = "ranLongerThanRested";
+  public static final String RAN_LONGER_TYPE = "()V";
   public static final String SITE_SWITCH = "siteSwitch";
   public static final String SITE_SWITCH_DESC = SITE_BOOTSTRAP_DESC;
   /** The name and type of the {@code invokedynamic} that {@link #siteSwitch} links. */
@@ -133,6 +135,7 @@ public final class LoopBridge {
   private static final ShortRuns SHORT_RUNS = new ShortRuns((caller, siteId) -> tooShort(siteId, caller));
   private static final ShortRunWatch SHORT_RUN_WATCH = new ShortRunWatch(SHORT_RUNS);
   private static final SiteSwitches SWITCHES = new SiteSwitches();
+  private static final RestGates REST_GATES = new RestGates();
 
   private LoopBridge() {}
 
@@ -141,9 +144,10 @@ public final class LoopBridge {
    *
    * @param siteId the site registered when the class was rewritten
    * @param arrays the loop's arrays, in the site's order
-   * @param scalars the site's parameters, then the accumulators' initial values, then one free slot, as raw
-   *     bits (ints sign-extended, floats and doubles as raw bits). When the loop is taken the accumulator slots
-   *     hold their final values and the last slot the induction variable's value after the loop.
+   * @param scalars the site's parameters, then the accumulators' initial values, then the run's length as the
+   *     preamble measures it (what {@link #rest} takes; 0 where it is not known), as raw bits (ints
+   *     sign-extended, floats and doubles as raw bits). When the loop is taken the accumulator slots hold their
+   *     final values and the last slot the induction variable's value after the loop.
    * @param start the induction variable's value on entry
    * @param limit the value the exit test compares it with
    * @return {@link #TAKEN}, or {@link #DECLINED} or {@link #TIMED} when the caller must run the original loop
@@ -297,15 +301,37 @@ public final class LoopBridge {
   }
 
   /**
-   * The bootstrap method of the {@code invokedynamic} ({@link #LONG_RUN}, {@link #LONG_RUN_TYPE}) that opens the
-   * path of a loop's run long enough to be offered: a call that does nothing. It is there for HotSpot, whose
-   * C2 compiles a call site no run has linked yet as a return to the interpreter. A method compiled while its
-   * loops have only run short then has none of the calls of that path (the class checks, {@link #submit}),
-   * around which C2 kept a nest's arrays on the stack, reloading them at each element of its inner loop. The
-   * first long run links it; the method is compiled again with the path.
+   * The bootstrap method of the {@code invokedynamic}s that open the path of a loop's run long enough to be
+   * offered: {@link #OFFERING} ({@link #OFFERING_TYPE}), whether its site offers such runs, true until it rests
+   * some ({@link #rest}); {@link #RESTED_UP_TO} ({@link #RESTED_UP_TO_TYPE}), how long the runs it rests are,
+   * which go to the original loop unoffered; and {@link #RAN_LONGER} ({@link #RAN_LONGER_TYPE}), made by a run
+   * longer than those, which offers the site's runs again. HotSpot compiles the first two as constants, and a
+   * call site no run has linked yet as a return to the interpreter: the third is a call only once a run made it,
+   * or it would be a call on the way into the original loop. A method
+   * compiled while its loops have only run short, or rest, then has none of the calls of the path that offers
+   * them (the class checks, {@link #submit}), around which C2 kept a nest's arrays on the stack, reloading them
+   * at each element of its inner loop (ojAlgo's matrix product, its selection settled on the original
+   * bytecode: 62-69 ms against 47). The first long run links it; the method is compiled again with the path.
    */
-  public static CallSite longRunGate(MethodHandles.Lookup caller, String name, MethodType type) {
-    return new ConstantCallSite(MethodHandles.empty(type));
+  public static CallSite restGate(MethodHandles.Lookup caller, String name, MethodType type, int siteId) {
+    if (type.returnType() == boolean.class) return REST_GATES.offering(siteId);
+    if (type.returnType() == long.class) return REST_GATES.restedUpTo(siteId);
+    return REST_GATES.opener(siteId);
+  }
+
+  /**
+   * Rests the runs of loop site {@code siteId} no longer than {@code length} (as its preamble measures them):
+   * they go to its original loop without being offered, as a loop shorter than {@code min.length} does, until
+   * a longer run offers them again. False when the site has no gate (its class file predates
+   * {@code invokedynamic}, or none of its runs was long yet), which then changes nothing.
+   */
+  public static boolean rest(int siteId, long length) {
+    return REST_GATES.rest(siteId, length);
+  }
+
+  /** Offers the runs of loop site {@code siteId} again, whatever their length: its rest is over. */
+  public static void offerAgain(int siteId) {
+    REST_GATES.open(siteId);
   }
 
   /**

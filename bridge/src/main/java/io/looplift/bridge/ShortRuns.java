@@ -41,7 +41,7 @@ final class ShortRuns {
   // changes nothing).
   private int[] counts = new int[256];
   private boolean[] ranLong = new boolean[256];
-  private final SiteCallSites counters = new SiteCallSites(NOTHING);
+  private final SiteCallSites counters = new SiteCallSites();
   // Guarded by this: the class of each site a counter was made for, and whether it was told.
   private Class<?>[] callers = new Class<?>[256];
   private boolean[] toldOf = new boolean[256];
@@ -130,6 +130,6 @@ final class ShortRuns {
     if (ranLong[siteId]) return;
     ranLong[siteId] = true;
     // Once per site: HotSpot throws away the compiled code that calls the count and compiles it without.
-    counters.settle(siteId);
+    counters.set(siteId, NOTHING);
   }
 }

@@ -7,18 +7,12 @@ import java.util.function.Supplier;
 
 /**
  * Per loop site, the one {@link MutableCallSite} that every {@code invokedynamic} of a kind links for it: made on
- * the site's first link, and set for good to a last target when its owner says ({@link #settle}). HotSpot
- * compiles a call through it as its target and, when that changes, throws away the compiled code that relied
- * on it. Thread-safe.
+ * the site's first link, and given another target when its owner says ({@link #set}). HotSpot compiles a call
+ * through it as its target and, when that changes, throws away the compiled code that relied on it.
+ * Thread-safe.
  */
 final class SiteCallSites {
-  private final MethodHandle last;
   private MutableCallSite[] sites = new MutableCallSite[64]; // guarded by this
-
-  /** @param last the target {@link #settle} gives a site's call site */
-  SiteCallSites(MethodHandle last) {
-    this.last = last;
-  }
 
   /** The call site of {@code siteId}, made with target {@code first} on its first call. */
   synchronized MutableCallSite of(int siteId, Supplier<MethodHandle> first) {
@@ -37,16 +31,16 @@ final class SiteCallSites {
   }
 
   /**
-   * Sets the call site of {@code siteId} to the last target for good; false when the site has none (nothing
-   * linked it yet), which then changes nothing.
+   * Sets the call site of {@code siteId} to {@code target}; false when the site has none (nothing linked it
+   * yet), which then changes nothing.
    */
-  boolean settle(int siteId) {
+  boolean set(int siteId, MethodHandle target) {
     MutableCallSite s;
     synchronized (this) {
       s = siteId >= 0 && siteId < sites.length ? sites[siteId] : null;
     }
     if (s == null) return false;
-    s.setTarget(last);
+    s.setTarget(target);
     MutableCallSite.syncAll(new MutableCallSite[] {s});
     return true;
   }

@@ -15,7 +15,7 @@ final class SiteSwitches {
   private static final MethodHandle ON = MethodHandles.constant(boolean.class, true);
   private static final MethodHandle OFF = MethodHandles.constant(boolean.class, false);
 
-  private final SiteCallSites sites = new SiteCallSites(OFF);
+  private final SiteCallSites sites = new SiteCallSites();
 
   /** The switch of {@code siteId}, made on its first call (on, unless the site was switched off before). */
   MutableCallSite of(int siteId) {
@@ -32,6 +32,6 @@ final class SiteSwitches {
    * old for {@code invokedynamic}, or the site never ran), which then stays as it is.
    */
   boolean off(int siteId) {
-    return sites.settle(siteId);
+    return sites.set(siteId, OFF);
   }
 }

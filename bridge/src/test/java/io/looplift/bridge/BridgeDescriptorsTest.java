@@ -15,9 +15,9 @@ class BridgeDescriptorsTest {
   void everyEntryPointHasItsNameAndDescriptorAsConstants() {
     Map<String, String> declared = new TreeMap<>();
     for (Method m : LoopBridge.class.getDeclaredMethods()) {
-      // install, switchOff and preambleRan are the pipeline's and the agent's, not rewritten code's.
+      // install, switchOff, preambleRan, rest and offerAgain are the pipeline's and the agent's, not rewritten code's.
       if (!Modifier.isPublic(m.getModifiers()) || !Modifier.isStatic(m.getModifiers()) || m.getName().equals("install")
-          || m.getName().equals("switchOff") || m.getName().equals("preambleRan")) {
+          || m.getName().equals("switchOff") || m.getName().equals("preambleRan") || m.getName().equals("rest") || m.getName().equals("offerAgain")) {
         continue;
       }
       declared.put(m.getName(), MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString());
@@ -35,7 +35,7 @@ class BridgeDescriptorsTest {
         Map.entry(LoopBridge.SHORT_RUN, LoopBridge.SHORT_RUN_DESC),
         Map.entry(LoopBridge.SITE_SWITCH, LoopBridge.SITE_SWITCH_DESC),
         Map.entry(LoopBridge.SHORT_RUN_COUNTER, LoopBridge.SHORT_RUN_COUNTER_DESC),
-        Map.entry(LoopBridge.LONG_RUN_GATE, LoopBridge.LONG_RUN_GATE_DESC),
+        Map.entry(LoopBridge.REST_GATE, LoopBridge.REST_GATE_DESC),
         Map.entry(LoopBridge.INITIALIZED_CHECK, LoopBridge.INITIALIZED_CHECK_DESC),
         Map.entry(LoopBridge.DISPATCHES, LoopBridge.DISPATCHES_DESC)));
     assertEquals(constants, declared);

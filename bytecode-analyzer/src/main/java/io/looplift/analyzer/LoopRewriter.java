@@ -61,8 +61,8 @@ final class LoopRewriter {
       LoopBridge.SHORT_RUN_COUNTER, LoopBridge.SHORT_RUN_COUNTER_DESC, false);
   private static final Handle INITIALIZED_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
       LoopBridge.INITIALIZED_CHECK, LoopBridge.INITIALIZED_CHECK_DESC, false);
-  private static final Handle LONG_RUN_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
-      LoopBridge.LONG_RUN_GATE, LoopBridge.LONG_RUN_GATE_DESC, false);
+  private static final Handle REST_GATE_BOOTSTRAP = new Handle(Opcodes.H_INVOKESTATIC, LoopBridge.INTERNAL_NAME,
+      LoopBridge.REST_GATE, LoopBridge.REST_GATE_DESC, false);
 
   /**
    * Most back edges one taken run gives HotSpot ({@link #emitBackEdges}): past its thresholds for compiling a
@@ -306,10 +306,7 @@ final class LoopRewriter {
       emitShortRun(ctx, il, siteId);
       il.add(new JumpInsnNode(Opcodes.GOTO, decline));
       il.add(longEnough);
-      // Unlinked until the first long run: C2 compiles what follows only once a run has come this far.
-      if (hasInvokeDynamic(ctx)) {
-        il.add(new InvokeDynamicInsnNode(LoopBridge.LONG_RUN, LoopBridge.LONG_RUN_TYPE, LONG_RUN_BOOTSTRAP));
-      }
+      if (hasInvokeDynamic(ctx)) emitRestGate(il, siteId, scratch, decline);
     }
     if (!checkClassesFirst) emitInitializedChecks(ctx, il, plan, siteId, decline);
     for (LoopBody.VirtualTarget v : plan.virtualTargets()) {
@@ -349,7 +346,32 @@ final class LoopRewriter {
       toBits(il, t);
       il.add(new InsnNode(Opcodes.LASTORE));
     }
+    // The last slot, where a taken run's results end, carries the run's length in: what LoopBridge.rest bounds.
+    il.add(new InsnNode(Opcodes.DUP));
+    push(il, nParams + plan.accLocals().length);
+    il.add(new VarInsnNode(Opcodes.LLOAD, scratch.iterations()));
+    il.add(new InsnNode(Opcodes.LASTORE));
     il.add(new VarInsnNode(Opcodes.ASTORE, scratch.scalars()));
+  }
+
+  /**
+   * The gate of a run long enough to be offered ({@link LoopBridge#restGate}): on to the offer while its site
+   * rests no runs, to {@code decline} while it rests runs this long; a longer run tells the bridge, which offers
+   * the site's runs again, and is offered. Three {@code invokedynamic}s, unlinked until a run needs them, so that
+   * C2 compiles what follows each only once a run has come this far (C2 compiles a path that never ran when its
+   * branch has run fewer than 40 times, and a call on it kept a nest's arrays on the stack); the first two
+   * constants to C2 once linked, so that the offer's path is dead code while the site rests.
+   */
+  private static void emitRestGate(InsnList il, int siteId, Scratch scratch, LabelNode decline) {
+    LabelNode offer = new LabelNode();
+    il.add(new InvokeDynamicInsnNode(LoopBridge.OFFERING, LoopBridge.OFFERING_TYPE, REST_GATE_BOOTSTRAP, siteId));
+    il.add(new JumpInsnNode(Opcodes.IFNE, offer));
+    il.add(new VarInsnNode(Opcodes.LLOAD, scratch.iterations()));
+    il.add(new InvokeDynamicInsnNode(LoopBridge.RESTED_UP_TO, LoopBridge.RESTED_UP_TO_TYPE, REST_GATE_BOOTSTRAP, siteId));
+    il.add(new InsnNode(Opcodes.LCMP));
+    il.add(new JumpInsnNode(Opcodes.IFLE, decline));
+    il.add(new InvokeDynamicInsnNode(LoopBridge.RAN_LONGER, LoopBridge.RAN_LONGER_TYPE, REST_GATE_BOOTSTRAP, siteId));
+    il.add(offer);
   }
 
   /**

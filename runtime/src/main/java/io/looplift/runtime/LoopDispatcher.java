@@ -33,6 +33,7 @@ import java.util.function.Predicate;
  * agent.
  */
 final class LoopDispatcher implements LoopBridge.Dispatcher {
+
   /** The queue length at which deferred loops go to the E-scheduler without waiting for a read point. */
   static final int QUEUE_LIMIT = 64;
   /**
@@ -51,6 +52,8 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   private final int queueLimit;
   private final Selections selections;
   private final LongSupplier clock;
+  private final LongSupplier threadCpu;
+  private final SiteRests rests;
   private final Predicate<Class<?>> initialized;
   private final FieldReader fields = new FieldReader();
   private final ShortLoops shortLoops;
@@ -67,11 +70,15 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * @param selections chooses what runs each launch outside a region
    * @param queueLimit the length at which a thread's queue goes to the E-scheduler by itself
    * @param clock nanoseconds, for timing the original loops the selection measures
+   * @param threadCpu the calling thread's processor time in nanoseconds, negative where unknown: a measured
+   *     original loop counts it when shorter than the clock's time (see {@link OriginalTimings})
+   * @param rests rests the sites whose selection keeps their runs as bytecode for a while
    * @param initialized whether a class is initialized (without initializing it), see {@link #initialized}
    * @param shortLoops puts back the loops that only ever run too short to offload
    */
   LoopDispatcher(SiteTable sites, KernelRunner runner, Selections selections, EScheduler scheduler, Profiler profiler,
-      Log log, int queueLimit, LongSupplier clock, Predicate<Class<?>> initialized, ShortLoops shortLoops) {
+      Log log, int queueLimit, LongSupplier clock, LongSupplier threadCpu, SiteRests rests,
+      Predicate<Class<?>> initialized, ShortLoops shortLoops) {
     this.sites = sites;
     this.runner = runner;
     this.builder = new ProgramBuilder(runner.options().reassociate(), profiler);
@@ -81,6 +88,8 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
     this.queueLimit = queueLimit;
     this.selections = selections;
     this.clock = clock;
+    this.threadCpu = threadCpu;
+    this.rests = rests;
     this.initialized = initialized;
     this.shortLoops = shortLoops;
     profiler.traceCache(builder::stats);
@@ -115,7 +124,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
       SettledBytecode memo = w.regionId < 0 ? settled.get(siteId) : null;
       if (memo != null && memo.covers(trips, scalars, arrays, selections.devices())) {
         flush(w, true);
-        profiler.fallback(entry.id(), memo.reason);
+        profiler.fallback(entry.id(), memo.reason + rest(siteId, memo));
         return LoopBridge.DECLINED;
       }
       Object[] args = arrays.clone();
@@ -134,17 +143,22 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
         return LoopBridge.TAKEN;
       }
       // Chosen before the guards: a loop the selection keeps as bytecode needs none of them.
-      Optional<Selections.Decision> decided = selections.site(entry, launch, memo == null ? 0 : memo.declined());
+      Optional<Selections.Decision> decided = selections.site(entry, launch,
+          memo == null ? 0 : memo.declined(clock.getAsLong()));
       if (decided.isEmpty()) return decline(w, siteId, entry, "no executor can run this loop");
       Selections.Decision decision = decided.get();
       if (decision.choice().bytecode()) {
+        String rested = "";
         if (!decision.choice().measuring()) {
-          settled.put(siteId, SettledBytecode.of(!t.isFlat(), trips, scalars, nParams, arrays,
-              fallbackReason(decision), decision.launchesBeforeAsking(), decision.devices()));
+          SettledBytecode fresh = SettledBytecode.of(!t.isFlat(), trips, scalars, nParams, arrays,
+              fallbackReason(decision), decision.launchesBeforeAsking(), scalars[last], clock.getAsLong(),
+              decision.devices(), decision.devicesOpening());
+          settled.put(siteId, fresh);
+          rested = rest(siteId, fresh);
         } else {
           settled.remove(siteId);
         }
-        return runOriginal(w, entry, decision);
+        return runOriginal(w, entry, decision, rested);
       }
       settled.remove(siteId);
       String failed = guard.check(siteId, t, site.readsBeforeWrites(), args, params, accs, start, step, trips);
@@ -182,12 +196,35 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
    * work, so that the loop reads what it would have read without the agent. A measuring run is timed until
    * the loop reports back through {@link #ran}.
    */
-  private int runOriginal(ThreadWork w, SiteTable.Entry entry, Selections.Decision decision) {
+  private int runOriginal(ThreadWork w, SiteTable.Entry entry, Selections.Decision decision, String rested) {
     flush(w, true);
-    profiler.fallback(entry.id(), fallbackReason(decision));
+    profiler.fallback(entry.id(), fallbackReason(decision) + rested);
     if (!decision.choice().measuring()) return LoopBridge.DECLINED;
-    w.timings.start(entry.id(), decision, clock.getAsLong());
+    long cpu = threadCpu.getAsLong();
+    w.timings.start(entry.id(), decision, clock.getAsLong(), cpu);
     return LoopBridge.TIMED;
+  }
+
+  /**
+   * Rests {@code siteId} when the selection, settled on its original bytecode in {@code memo}, will not be
+   * asked about launches like this one for long enough (see {@link SettledBytecode#restFor}): its runs as long
+   * as this one's (by the preamble's measure, up to the next power of two) then go to the original loop without
+   * being offered, for the call that offers them slowed the original loop around it (see
+   * {@link LoopBridge#rest}). Returns what the report adds to the run's reason: nothing when it does not rest.
+   */
+  private String rest(int siteId, SettledBytecode memo) {
+    long nanos = memo.restFor(clock.getAsLong());
+    if (nanos < 0) return "";
+    long length = memo.length;
+    long upTo = length >= 1L << 62 ? Long.MAX_VALUE : (Long.highestOneBit(length) << 1) - 1;
+    if (!rests.rest(siteId, upTo)) {
+      memo.unrest();
+      return "";
+    }
+    if (nanos == Long.MAX_VALUE) return "; runs of length up to " + upTo + " run as bytecode from now on, unasked";
+    rests.offerAgainIn(siteId, nanos);
+    return "; runs of length up to " + upTo + " run as bytecode unasked for " + nanos / 1_000_000
+        + " ms, until the selection is due to be asked again";
   }
 
   private static String fallbackReason(Selections.Decision decision) {
@@ -197,7 +234,7 @@ final class LoopDispatcher implements LoopBridge.Dispatcher {
   @Override
   public void ran(int siteId) {
     try {
-      threads.get().timings.ran(siteId, clock.getAsLong());
+      threads.get().timings.ran(siteId, clock.getAsLong(), threadCpu);
     } catch (Throwable e) {
       log.debugOnce("ran " + e, "internal error after a timed loop: " + e);
     }

@@ -52,7 +52,7 @@ public final class Pipeline {
         : new Verifier(b.verify, new ReferenceExecutor(), b.options, b.profiler, b.log);
     KernelRunner runner = new KernelRunner(selections, b.options, b.profiler, b.log, b.clock, verifier);
     return new LoopDispatcher(sites, runner, selections, backend.scheduler(), b.profiler, b.log, b.queueLimit,
-        b.clock, b.initialized, shortLoops);
+        b.clock, b.threadCpu, new SiteRests(), b.initialized, shortLoops);
   }
 
   /**
@@ -98,6 +98,7 @@ public final class Pipeline {
     private Profiler profiler = new Profiler();
     private Log log = new Log(Log.Level.QUIET, line -> {});
     private LongSupplier clock = System::nanoTime;
+    private LongSupplier threadCpu = () -> -1;
     private int queueLimit = LoopDispatcher.QUEUE_LIMIT;
     private Supplier<Backend> opener;
     private long openAfterNanos = OpeningDispatcher.OPENING_COST_NANOS;
@@ -169,6 +170,15 @@ public final class Pipeline {
     /** Nanoseconds, for the times the report attributes to kernels and loops and the original loops timed. */
     public Builder clock(LongSupplier clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * The calling thread's processor time in nanoseconds, negative where unknown (unless set): a measuring run
+     * of an original loop counts it when it is shorter than the {@link #clock}'s time, what other threads took.
+     */
+    public Builder threadCpu(LongSupplier threadCpu) {
+      this.threadCpu = Objects.requireNonNull(threadCpu, "threadCpu");
       return this;
     }
 

@@ -46,7 +46,8 @@ final class Selections {
    *     neither)
    * @param devices the device executors that were open when the choice was made (see {@link #devices()})
    */
-  record Decision(SelectedKernel selection, Choice choice, long launchesBeforeAsking, List<Offload> devices) {}
+  record Decision(SelectedKernel selection, Choice choice, long launchesBeforeAsking, List<Offload> devices,
+      boolean devicesOpening) {}
 
   private static final int KERNELS = 1024;
   /**
@@ -203,7 +204,8 @@ final class Selections {
       }
       if (s == null) return Optional.empty();
       return s.choose(launch.trips(), perIteration, declined)
-          .map(c -> new Decision(s, c, Math.min(beforeDevices, c.untilAsked()), devices));
+          .map(c -> new Decision(s, c, Math.min(beforeDevices, c.untilAsked()), devices,
+              !forced && !devicesLost && later.opening()));
     }
   }
 

@@ -60,6 +60,10 @@ class LoopDispatcherTest {
   private final SiteTable sites = new SiteTable(profiler, log);
   private final List<Executor> opened = new ArrayList<>();
   private final EScheduler scheduler = new EScheduler("test-escheduler-", 2, 8, 1L << 30);
+  /** The sites the dispatcher rested, with the lengths. */
+  private final List<String> rested = new ArrayList<>();
+  /** The program thread's processor time; unknown unless a test sets it. */
+  private LongSupplier threadCpu = () -> -1;
 
   @AfterEach
   void close() {
@@ -78,7 +82,18 @@ class LoopDispatcherTest {
 
   private LoopDispatcher dispatcher(Selections selections, int queueLimit, LongSupplier clock) {
     KernelRunner runner = new KernelRunner(selections, ExecutionOptions.EXACT, profiler, log, clock, null);
-    return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock, c -> false,
+    return new LoopDispatcher(sites, runner, selections, scheduler, profiler, log, queueLimit, clock, threadCpu,
+        new SiteRests() {
+          @Override
+          boolean rest(int siteId, long upTo) {
+            return rested.add(siteId + " up to " + upTo);
+          }
+
+          @Override
+          void offerAgainIn(int siteId, long nanos) {
+            rested.add(siteId + " offered again in " + nanos);
+          }
+        }, c -> false,
         new ShortLoops(sites, profiler, ClassRewriting.NONE, id -> false, log));
   }
 
@@ -215,6 +230,61 @@ class LoopDispatcherTest {
     assertTrue(r.contains("\"selection\":{\"executor\":\"bytecode\",\"source\":\"measured\""), r);
     assertTrue(r.contains("\"bytecode\":0.010"), "1000 ns over 100000 iterations: " + r);
     assertTrue(r.contains("\"measuringRuns\":2"), r);
+    assertEquals(List.of(), rested, "re-checks are due: its runs are still offered");
+  }
+
+  /**
+   * A site whose selection will not be asked again about launches like this one (here: no executor runs it)
+   * rests its runs up to the next power of two of their length: they go to the original loop unoffered.
+   */
+  @Test
+  void aSiteKeptAsBytecodeForGoodRestsItsRunsOfThatLength() {
+    AtomicLong now = new AtomicLong();
+    Executor none = new Executor() {
+      @Override public String name() { return "jvm"; }
+      @Override public boolean supports(LoopTemplate t, ExecutionOptions o) { return false; }
+      @Override public void execute(Launch launch, ExecutionOptions options) {
+        throw new AssertionError("supports nothing");
+      }
+      @Override public void close() {}
+    };
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
+    LoopDispatcher d = measured(measuring, none, now);
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100_000);
+    double[] b = new double[a.length];
+    long[] withLength = scalars(2.0);
+    withLength[withLength.length - 1] = a.length; // the preamble's measure of the run
+    assertDeclined(d.submit(id, new Object[] {a, b}, withLength, 0, a.length), "only the bytecode runs it");
+    assertEquals(List.of(id + " up to 131071"), rested);
+    assertTrue(report().contains("runs of length up to 131071 run as bytecode from now on, unasked"), report());
+  }
+
+  /**
+   * The original loop's measuring run counts the time its thread ran, not what other threads took from it: the
+   * same kernel's launch by another thread on the pool, or the JIT.
+   */
+  @Test
+  void anOriginalLoopIsMeasuredByTheProcessorTimeOfItsThread() {
+    AtomicLong now = new AtomicLong();
+    AtomicLong cpu = new AtomicLong();
+    threadCpu = cpu::get;
+    JvmExecutor jvm = new JvmExecutor(2);
+    opened.add(jvm);
+    Selector measuring = Selector.builder("test", 2).clock(now::get).samples(1).warmUp(0).build();
+    LoopDispatcher d = measured(measuring, slowed(jvm, "jvm", now, 3_000), now);
+    int id = site(scale(0), UP, "map");
+    double[] a = ramp(100_000);
+    double[] b = new double[a.length];
+    assertEquals(LoopBridge.TIMED, d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
+    now.addAndGet(5_000); // the original loop runs, its thread off the processor for 4 of those 5 µs
+    cpu.addAndGet(1_000);
+    d.ran(id);
+    assertTaken(d.submit(id, new Object[] {a, b}, scalars(2.0), 0, a.length));
+    d.sync();
+    assertDeclined(d.submit(id, new Object[] {a, b}, scalars(3.0), 0, a.length), "1 µs against the pool's 3");
+    String r = report();
+    assertTrue(r.contains("\"bytecode\":0.010"), "1000 ns over 100000 iterations: " + r);
   }
 
   /**

@@ -21,6 +21,7 @@ public final class LateDevices implements AutoCloseable {
   private final Consumer<List<Device>> found;
   private volatile List<Offload> open = List.of();
   private boolean started; // guarded by this
+  private volatile boolean asked;
   private boolean closed; // guarded by this
 
   /**
@@ -62,6 +63,11 @@ public final class LateDevices implements AutoCloseable {
     return open;
   }
 
+  /** Whether devices are opening: from the first {@link #poll} until every provider has been asked. */
+  public synchronized boolean opening() {
+    return started && !asked;
+  }
+
   /**
    * A daemon thread that keeps nothing of the program thread that happens to create it: not its context class
    * loader, nor (through the inherited access control context) the protection domains on its stack, either of
@@ -77,6 +83,14 @@ public final class LateDevices implements AutoCloseable {
   }
 
   private void openAll() {
+    try {
+      openEach();
+    } finally {
+      asked = true;
+    }
+  }
+
+  private void openEach() {
     List<Device> devices = new ArrayList<>();
     for (ExecutorProvider p : providers) {
       List<Device> all = p.devices(env);
