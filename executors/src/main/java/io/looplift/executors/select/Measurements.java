@@ -229,9 +229,10 @@ final class Measurements {
    * True when the store held points for candidates other than {@code local} (devices measured in an earlier
    * run) and, at every size class it held, one of {@code local} was the fastest: opening those devices again
    * would cost their start-up for nothing. False when the store says nothing of other candidates, or one of
-   * them won somewhere.
+   * them won somewhere. An offload counts {@code share} times its time against the original bytecode, as in
+   * {@link Decider#decide}.
    */
-  boolean othersLostBefore(Collection<String> local) {
+  boolean othersLostBefore(Collection<String> local, int share) {
     if (stored == null) return false;
     Map<Integer, String> fastest = new HashMap<>();
     Map<Integer, Double> best = new HashMap<>();
@@ -243,10 +244,12 @@ final class Measurements {
         others = true;
         if (s.dropped() != null) continue;
       }
+      // As the decision counts them: an offload takes the processors for one of the launches run at once.
+      int times = s.name().equals(Candidate.BYTECODE) ? 1 : share;
       for (Point p : s.points()) {
         Double b = best.get(p.sizeClass());
-        if (b == null || p.nanosPerIteration() < b) {
-          best.put(p.sizeClass(), p.nanosPerIteration());
+        if (b == null || p.nanosPerIteration() * times < b) {
+          best.put(p.sizeClass(), p.nanosPerIteration() * times);
           fastest.put(p.sizeClass(), s.name());
         }
       }

@@ -345,7 +345,7 @@ public final class SelectedKernel {
    */
   public boolean othersLostBefore() {
     synchronized (m) {
-      return m.othersLostBefore(names);
+      return m.othersLostBefore(names, share);
     }
   }
 

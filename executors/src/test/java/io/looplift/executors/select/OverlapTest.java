@@ -3,8 +3,10 @@ package io.looplift.executors.select;
 import static io.looplift.executors.select.Simulated.BYTECODE;
 import static io.looplift.executors.select.Simulated.JVM;
 import static io.looplift.executors.select.Simulated.KEY;
+import static io.looplift.executors.select.Simulated.OPENCL;
 import static io.looplift.executors.select.Simulated.assertMentions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -78,6 +80,22 @@ class OverlapTest {
     assertEquals(2, overlap.launch(1, 0, Long.MAX_VALUE), "an earlier run's launches overlap none of this one's");
     for (int i = 1; i < 15; i++) overlap.launch(1, i, 100);
     assertEquals(1, overlap.launch(1, 15, 100));
+  }
+
+  /**
+   * A device faster than the original loop alone but slower with two launches at once lost, as far as the next
+   * run goes: opening it again would cost its start-up for nothing.
+   */
+  @Test
+  void aDeviceThatLostOnceLaunchesOverlapIsNotWorthOpeningAgain(@TempDir Path dir) throws InterruptedException {
+    Simulated sim = new Simulated().cost(BYTECODE, 0, 40.0).cost(JVM, 0, 60.0).cost(OPENCL, 0, 25.0);
+    SelectedKernel k = sim.selector().store(dir, w -> {}).writer(Runnable::run).build().kernel(KEY,
+        List.of(BYTECODE, JVM, OPENCL));
+    assertEquals("opencl:0", sim.settle(k, N).candidate(), "one thread: 25 ms against 40");
+    sim.launch(k, N);
+    onAnotherThread(sim, k);
+    Selector next = sim.selector().store(dir, w -> {}).writer(Runnable::run).build();
+    assertTrue(next.kernel(KEY, List.of(BYTECODE, JVM)).othersLostBefore(), "50 ms against 40 at two at once");
   }
 
   /** The overlap a run saw is kept with the kernel's measurements: the next run's first launch counts it. */
