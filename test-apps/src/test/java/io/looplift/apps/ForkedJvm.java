@@ -105,12 +105,18 @@ final class ForkedJvm {
    */
   static Running start(List<String> wrapper, List<String> jvmOptions, String mainClass, List<String> args,
       Map<String, String> env) {
+    return start(wrapper, jvmOptions, List.of(appClasses()), mainClass, args, env);
+  }
+
+  /** {@link #start(List, List, String, List, Map)} on the class path {@code classPath} instead of the programs'. */
+  static Running start(List<String> wrapper, List<String> jvmOptions, List<Path> classPath, String mainClass,
+      List<String> args, Map<String, String> env) {
     List<String> cmd = new ArrayList<>(wrapper);
     cmd.add(java());
     cmd.add("-Xmx1g");
     cmd.addAll(jvmOptions);
     cmd.add("-cp");
-    cmd.add(appClasses().toString());
+    cmd.add(String.join(java.io.File.pathSeparator, classPath.stream().map(Path::toString).toList()));
     cmd.add(mainClass);
     cmd.addAll(args);
     return start(cmd, env);

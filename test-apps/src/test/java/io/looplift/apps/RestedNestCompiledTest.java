@@ -4,81 +4,173 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.looplift.analyzer.ClassRewriter;
+import io.looplift.analyzer.RewriteOptions;
+import io.looplift.bridge.LoopBridge;
+import io.looplift.ir.LoopSite;
+import io.looplift.ir.RegionSite;
+import io.looplift.ir.SiteRegistry;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A nest whose selection settled on its original bytecode rests: once the choice read from the store is made,
- * C2 compiles the nest's method without the calls of the path that offers its runs ({@code submit}), which
- * slowed ojAlgo's matrix product by a third when every run was offered and declined. Two runs of
- * {@code ColumnProducts} with the same {@code cache.dir}, on one processor and without OpenCL, so that the
- * original loop is the only sensible choice; the second's HotSpot log, with C2 alone compiling, shows the last
- * compilation of the nest's method.
+ * A nest whose site rests ({@link LoopBridge#rest}) is compiled by C2 without the calls of the path that offers
+ * its runs ({@code submit}): with every run offered and declined, ojAlgo's matrix product ran a third slower.
+ * {@code ColumnProducts}, rewritten as the agent would, runs in forked JVMs that compile with C2 alone, under a
+ * pipeline that declines every run ({@link RestingDispatcher}), once resting each site at its first run and once
+ * not; HotSpot's log, apart from the program's stdout, shows the last compilation of the nest's method. When
+ * the real pipeline rests a site is {@code SettledBytecode}'s and {@code LoopDispatcher}'s, tested there.
  */
 class RestedNestCompiledTest {
   private static final String PROGRAM = "io.looplift.apps.ColumnProducts";
   private static final String METHOD = PROGRAM + "::addMxC";
-  private static final List<String> ARGS = List.of("200", "200");
+  private static final List<String> ARGS = List.of("200", "60");
   private static final Pattern SUBMIT = Pattern.compile("io\\.looplift\\.bridge\\.LoopBridge::submit");
   /** A {@code -XX:+PrintCompilation} line: the uptime, the compile id, then its flags and the method. */
   private static final Pattern COMPILATION = Pattern.compile("^\\s*\\d+\\s+\\d+\\s");
+  private static final Pattern OFFERED = Pattern.compile("offered (\\d+)");
+  private static final Pattern WRITER = Pattern.compile("^<writer thread='(\\d+)'/>");
 
   @TempDir Path tmp;
 
   @Test
-  void aNestKeptAsBytecodeIsCompiledWithoutTheCallsThatOfferItsRuns() throws IOException {
-    Map<String, String> noOpenCl = Map.of("OCL_ICD_VENDORS", Files.createDirectory(tmp.resolve("no-vendors"))
-        .toString(), "OCL_ICD_FILENAMES", "");
-    String options = "cache.dir=" + tmp.resolve("cache") + ",log=info";
-    ForkedJvm.Result plain = run(List.of(), noOpenCl);
-    ForkedJvm.Result first = run(List.of("-XX:ActiveProcessorCount=1", ForkedJvm.agentArg(options)), noOpenCl);
-    List<String> logged = new ArrayList<>(List.of("-XX:ActiveProcessorCount=1", "-XX:+UnlockDiagnosticVMOptions",
-        "-XX:-TieredCompilation", "-XX:-DisplayVMOutput", "-XX:+LogVMOutput",
-        "-XX:LogFile=" + tmp.resolve("second.log"), "-XX:+PrintCompilation", "-XX:CompileCommand=quiet",
-        "-XX:CompileCommand=PrintInlining," + METHOD, ForkedJvm.agentArg(options)));
-    ForkedJvm.Result second = run(logged, noOpenCl);
+  void aRestingNestIsCompiledWithoutTheCallsThatOfferItsRuns() throws Exception {
+    Path rewritten = rewrite(PROGRAM);
+    ForkedJvm.Result plain;
+    try (ForkedJvm.Running p = ForkedJvm.start(List.of(), List.of(), PROGRAM, ARGS, Map.of())) {
+      plain = p.await();
+    }
+    ForkedJvm.Result resting = run(rewritten, "resting", true);
+    ForkedJvm.Result offered = run(rewritten, "offered", false);
     assertEquals(0, plain.exitCode(), plain::describe);
-    assertEquals(plain.stdout(), first.stdout(), first::describe);
-    assertEquals(plain.stdout(), second.stdout(), second::describe);
-    assertTrue(second.stderr().lines().anyMatch(l -> l.contains("ColumnProducts.addMxC")
-        && l.contains("persisted") && l.contains("from now on, unasked")),
-        () -> "the second run did not rest the nest on the first run's choice:\n" + second.describe());
+    assertEquals(plain.stdout(), resting.stdout(), resting::describe);
+    assertEquals(plain.stdout(), offered.stdout(), offered::describe);
+    // Two threads launch the nest each round: 120 long runs, all offered unless the site rests.
+    assertEquals(120, offeredRuns(offered), offered::describe);
+    assertTrue(offeredRuns(resting) <= 2, resting::describe);
 
-    List<String> log = Files.readAllLines(tmp.resolve("second.log"), StandardCharsets.ISO_8859_1);
-    List<String> last = lastCompilation(log);
-    assertFalse(last.isEmpty(), () -> METHOD + " not compiled:\n" + String.join("\n", log));
-    assertFalse(last.stream().anyMatch(l -> SUBMIT.matcher(l).find()),
-        () -> "C2 compiled submit into the resting nest:\n" + String.join("\n", last));
+    List<String> offeredLast = lastCompilation(log("offered"));
+    assertFalse(offeredLast.isEmpty(), () -> METHOD + " not compiled:\n" + String.join("\n", log("offered")));
+    assertTrue(offeredLast.stream().anyMatch(l -> SUBMIT.matcher(l).find()),
+        () -> "C2 compiled no submit into a nest whose every run was offered:\n" + String.join("\n", offeredLast));
+    List<String> restingLast = lastCompilation(log("resting"));
+    assertFalse(restingLast.isEmpty(), () -> METHOD + " not compiled:\n" + String.join("\n", log("resting")));
+    assertFalse(restingLast.stream().anyMatch(l -> SUBMIT.matcher(l).find()),
+        () -> "C2 compiled submit into the resting nest:\n" + String.join("\n", restingLast));
   }
 
-  /** {@link #PROGRAM} with {@link #ARGS}, one JVM at a time: a second would take the processor measured. */
-  private static ForkedJvm.Result run(List<String> jvmOptions, Map<String, String> env) {
-    try (ForkedJvm.Running r = ForkedJvm.start(List.of(), jvmOptions, PROGRAM, ARGS, env)) {
+  /** {@code className} of the programs rewritten with the default {@code min.length}, in a folder of its own. */
+  private Path rewrite(String className) throws IOException {
+    String file = className.replace('.', '/') + ".class";
+    Path dir = tmp.resolve("rewritten");
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {ForkedJvm.appClasses().toUri().toURL()}, null);
+        InputStream in = loader.getResourceAsStream(file)) {
+      byte[] original = in.readAllBytes();
+      byte[] bytes = new ClassRewriter(new RewriteOptions(65_536, true), new Sites()).rewrite(original, loader);
+      assertTrue(bytes != null, "nothing rewritten in " + className);
+      Path out = dir.resolve(file);
+      Files.createDirectories(out.getParent());
+      Files.write(out, bytes);
+    }
+    return dir;
+  }
+
+  /**
+   * {@link RestingDispatcher} running {@link #PROGRAM} from {@code rewritten}, the bridge on the boot class
+   * path, C2 alone, and {@code -XX:+PrintInlining} of {@link #METHOD} with {@code -XX:+PrintCompilation}
+   * written to {@code <name>.log}.
+   */
+  private ForkedJvm.Result run(Path rewritten, String name, boolean rest) throws URISyntaxException {
+    Path bridge = Path.of(LoopBridge.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path tests = Path.of(RestingDispatcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    List<String> options = List.of("-Xbootclasspath/a:" + bridge, "-XX:+UnlockDiagnosticVMOptions",
+        "-XX:-TieredCompilation", "-XX:-DisplayVMOutput", "-XX:+LogVMOutput",
+        "-XX:LogFile=" + tmp.resolve(name + ".log"), "-XX:+PrintCompilation", "-XX:CompileCommand=quiet",
+        "-XX:CompileCommand=PrintInlining," + METHOD);
+    List<String> args = new ArrayList<>(List.of(String.valueOf(rest), PROGRAM));
+    args.addAll(ARGS);
+    try (ForkedJvm.Running r = ForkedJvm.start(List.of(), options, List.of(rewritten, ForkedJvm.appClasses(), tests),
+        RestingDispatcher.class.getName(), args, Map.of())) {
       return r.await();
+    }
+  }
+
+  private static int offeredRuns(ForkedJvm.Result r) {
+    Matcher m = OFFERED.matcher(r.stderr());
+    if (!m.find()) throw new AssertionError("no count of offered runs:\n" + r.describe());
+    return Integer.parseInt(m.group(1));
+  }
+
+  private List<String> log(String name) {
+    try {
+      return Files.readAllLines(tmp.resolve(name + ".log"), StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new AssertionError("no HotSpot log " + name, e);
     }
   }
 
   /**
    * The lines of the last whole-method compilation of {@link #METHOD} (not an on-stack replacement, marked
-   * {@code %}): its {@code -XX:+PrintCompilation} line and the inlining lines up to the next compilation's.
+   * {@code %}): its {@code -XX:+PrintCompilation} line and the inlining lines after it, up to the next
+   * compilation's, of the thread that wrote it. HotSpot's log interleaves its threads' lines, each stretch after
+   * a {@code <writer thread='N'/>} tag.
    */
   private static List<String> lastCompilation(List<String> log) {
-    int start = -1;
-    for (int i = 0; i < log.size(); i++) {
-      String l = log.get(i);
-      if (l.contains(METHOD + " (") && !l.contains(" % ") && !l.contains("made not entrant")) start = i;
+    Map<String, List<String>> byThread = new HashMap<>();
+    String writer = "";
+    String lastWriter = null;
+    int lastAt = -1;
+    for (String l : log) {
+      Matcher w = WRITER.matcher(l);
+      if (w.find()) {
+        writer = w.group(1);
+        continue;
+      }
+      List<String> lines = byThread.computeIfAbsent(writer, k -> new ArrayList<>());
+      if (l.contains(METHOD + " (") && !l.contains(" % ") && !l.contains("made not entrant")) {
+        lastWriter = writer;
+        lastAt = lines.size();
+      }
+      lines.add(l);
     }
-    if (start < 0) return List.of();
-    List<String> lines = new ArrayList<>(List.of(log.get(start)));
-    for (int i = start + 1; i < log.size() && !COMPILATION.matcher(log.get(i)).find(); i++) lines.add(log.get(i));
+    if (lastWriter == null) return List.of();
+    List<String> stream = byThread.get(lastWriter);
+    List<String> lines = new ArrayList<>(List.of(stream.get(lastAt)));
+    for (int i = lastAt + 1; i < stream.size() && !COMPILATION.matcher(stream.get(i)).find(); i++) {
+      lines.add(stream.get(i));
+    }
     return lines;
+  }
+
+  /** Numbers the sites as the agent's pipeline would; this test needs nothing else of them. */
+  private static final class Sites implements SiteRegistry {
+    private int next;
+
+    @Override
+    public int register(LoopSite site) {
+      return next++;
+    }
+
+    @Override
+    public void discard(int siteId, String reason) {}
+
+    @Override
+    public int registerRegion(RegionSite region) {
+      return next++;
+    }
   }
 }
