@@ -11,10 +11,9 @@ import java.util.Arrays;
 /**
  * Per loop site, whether its runs long enough to be offered are ({@link #offering}), and while they are not, how
  * long the runs are that it rests ({@link #restedUpTo}): those go to the original loop without being offered to
- * the pipeline, and a longer one opens the site again ({@link #opener}). HotSpot compiles each call as the constant
- * it returns, so that a method whose site rests has no call to {@link LoopBridge#submit} left in it (a boolean
- * constant it folds as it parses, which a compare of long constants was not), and compiles the method again when
- * one changes. Thread-safe.
+ * the pipeline, and a longer one opens the site again ({@link #opener}). HotSpot compiles the first two as the
+ * constants they return, so that a method whose site rests has no call to {@link LoopBridge#submit} left in it,
+ * and compiles the method again when one changes. Thread-safe.
  */
 final class RestGates {
   private static final MethodHandle OFFERING = MethodHandles.constant(boolean.class, true);

@@ -33,7 +33,6 @@ import java.util.function.Predicate;
  * agent.
  */
 final class LoopDispatcher implements LoopBridge.Dispatcher {
-
   /** The queue length at which deferred loops go to the E-scheduler without waiting for a read point. */
   static final int QUEUE_LIMIT = 64;
   /**
