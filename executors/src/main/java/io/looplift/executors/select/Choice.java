@@ -15,6 +15,8 @@ public final class Choice {
   private final long startNanos;
   private final long untilAsked;
   private final long startCompiling;
+  /** The thread that asked for it: the launch's. */
+  private final long thread = Thread.currentThread().getId();
 
   Choice(String candidate, boolean measuring, boolean recheck, Source source, String why, Size size, long startNanos,
       long untilAsked, long startCompiling) {
@@ -73,6 +75,9 @@ public final class Choice {
 
   /** For a measuring run, the work beside it so far when the choice was made ({@link Selector#busyElsewhere}). */
   long startCompiling() { return startCompiling; }
+
+  /** The thread whose launch this is. */
+  long thread() { return thread; }
 
   @Override
   public String toString() {

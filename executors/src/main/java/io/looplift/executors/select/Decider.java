@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * The decision rule: given what was measured for each usable candidate of a kernel, which one a launch of a
@@ -65,12 +66,13 @@ final class Decider {
    * @param points each candidate's measured points, ordered by size class
    * @param remeasuring the class is being measured again: nothing is trusted there
    * @param mayMeasure measuring is allowed; when not, the verdict is a {@link Pick}
-   * @param share how many launches of the kernel the program's threads run at once, as far as the processors go
-   *     ({@link LaunchOverlap}): against the original bytecode, which runs in each of those threads, an offload
-   *     counts that many times its measured time
+   * @param share per candidate, how many times its measured time counts against the original bytecode: as many
+   *     launches of the kernel as the program's threads run at once, as far as the processors go
+   *     ({@link LaunchOverlap}), for an offload measured alone (it takes the processors, or the device, for one
+   *     of them after the other, while the original bytecode runs in each of those threads); 1 otherwise
    */
   Verdict decide(List<String> live, Function<String, List<Point>> points, Size size, boolean remeasuring,
-      boolean mayMeasure, int share) {
+      boolean mayMeasure, ToIntFunction<String> share) {
     List<Ranked> ranked = rank(live, points, size, share);
     if (!mayMeasure) return best(live, ranked, size, share);
     if (remeasuring) return new Measure(live);
@@ -128,11 +130,11 @@ final class Decider {
    * The fastest by estimate whatever its margin, for a launch that cannot be a measuring run; the first of
    * {@code live} (the caller's preference) when nothing was measured yet.
    */
-  Pick best(List<String> live, Function<String, List<Point>> points, Size size, int share) {
+  Pick best(List<String> live, Function<String, List<Point>> points, Size size, ToIntFunction<String> share) {
     return best(live, rank(live, points, size, share), size, share);
   }
 
-  private static Pick best(List<String> live, List<Ranked> ranked, Size size, int share) {
+  private static Pick best(List<String> live, List<Ranked> ranked, Size size, ToIntFunction<String> share) {
     if (ranked.isEmpty()) return new Pick(live.get(0), Source.MEASURED, "nothing measured yet: the first candidate");
     if (ranked.stream().allMatch(r -> r.measuredAt(size.sizeClass()))) {
       return pick(ranked, "fastest measured at 2^" + size.sizeClass(), share);
@@ -149,9 +151,10 @@ final class Decider {
 
   /**
    * The candidates that have an estimate, fastest first (ties in the caller's order), an offload counting
-   * {@link #OFFLOAD_MARGIN} times {@code share} slower than measured against the original bytecode.
+   * {@link #OFFLOAD_MARGIN} times its {@code share} slower than measured against the original bytecode.
    */
-  private static List<Ranked> rank(List<String> live, Function<String, List<Point>> points, Size size, int share) {
+  private static List<Ranked> rank(List<String> live, Function<String, List<Point>> points, Size size,
+      ToIntFunction<String> share) {
     List<Ranked> ranked = new ArrayList<>();
     for (String c : live) {
       List<Point> p = points.apply(c);
@@ -160,7 +163,7 @@ final class Decider {
     }
     boolean bytecode = ranked.stream().anyMatch(r -> r.candidate.equals(Candidate.BYTECODE));
     ranked.sort(Comparator.comparingDouble(r -> bytecode && !r.candidate.equals(Candidate.BYTECODE)
-        ? r.estimate.nanos() * OFFLOAD_MARGIN * share : r.estimate.nanos()));
+        ? r.estimate.nanos() * OFFLOAD_MARGIN * share.applyAsInt(r.candidate) : r.estimate.nanos()));
     return ranked;
   }
 
@@ -169,11 +172,13 @@ final class Decider {
         : ranked.get(1).estimate.nanos() / Math.max(1e-9, ranked.get(0).estimate.nanos());
   }
 
-  private static Pick pick(List<Ranked> ranked, String basis, int share) {
+  private static Pick pick(List<Ranked> ranked, String basis, ToIntFunction<String> share) {
     boolean persisted = ranked.stream().allMatch(r -> r.estimate.persisted());
     boolean bytecode = ranked.stream().anyMatch(r -> r.candidate.equals(Candidate.BYTECODE));
-    String shared = share > 1 && bytecode ? " (" + share + " launches at once: an offload counts " + share + " times)"
-        : "";
+    int most = ranked.stream().filter(r -> !r.candidate.equals(Candidate.BYTECODE))
+        .mapToInt(r -> share.applyAsInt(r.candidate)).max().orElse(1);
+    String shared = most > 1 && bytecode
+        ? " (" + most + " launches at once: an offload measured alone counts " + most + " times)" : "";
     StringJoiner why = new StringJoiner(", ", basis + shared + ": ", "");
     for (Ranked r : ranked) why.add(r.candidate + " " + Durations.format(r.estimate.nanos()));
     return new Pick(ranked.get(0).candidate, persisted ? Source.PERSISTED : Source.MEASURED, why.toString());

@@ -54,6 +54,14 @@ final class LaunchOverlap {
     return most;
   }
 
+  /** Whether a thread other than {@code thread} started a launch after {@code from} and no later than {@code to}. */
+  boolean othersStarted(long thread, long from, long to) {
+    for (int k = 0; k < count; k++) {
+      if (threads[k] != thread && threads[k] != EARLIER_RUN && starts[k] > from && starts[k] <= to) return true;
+    }
+    return false;
+  }
+
   /** True when a launch of {@code thread} before index {@code k} is also in the window: it was counted there. */
   private boolean earlierFrom(long thread, int k, long now, long window) {
     for (int j = 0; j < k; j++) {

@@ -122,6 +122,9 @@ final class Measurements {
     final Map<Integer, List<Point>> chosenRuns = new TreeMap<>();
     /** Per size class where the point follows the candidate's runs: the point measured, which drift is judged by. */
     final Map<Integer, Point> measured = new TreeMap<>();
+    /** Its measuring runs that ran beside other launches of the kernel, and those that ran alone. */
+    int besideRuns;
+    int aloneRuns;
     /**
      * The size classes where the point of this offload comes from its first runs in this JVM (see
      * {@link Measurements#COLD_REACH}).
@@ -185,6 +188,29 @@ final class Measurements {
     candidates.forEach(this::adopt);
   }
 
+  /** Counts a measuring run of {@code candidate} that ran beside other launches of the kernel, or alone. */
+  void measuredBeside(String candidate, boolean beside) {
+    Data d = candidates.get(candidate);
+    if (d == null) return;
+    boolean before = besideOthers(candidate);
+    if (beside) {
+      d.besideRuns++;
+    } else {
+      d.aloneRuns++;
+    }
+    if (besideOthers(candidate) != before) version++; // decisions made on the other count are stale
+  }
+
+  /**
+   * Whether most of {@code candidate}'s measuring runs ran beside other launches of the kernel (in this run, or
+   * as the store says of an earlier one): its times then carry the sharing of the processors that launches run
+   * at once cost it, and the decision does not count that again.
+   */
+  boolean besideOthers(String candidate) {
+    Data d = candidates.get(candidate);
+    return d != null && d.besideRuns > d.aloneRuns;
+  }
+
   /** The most launches of the kernel the program's threads ran at once, in this run or an earlier one. */
   int overlap() { return overlap; }
 
@@ -214,6 +240,7 @@ final class Measurements {
     for (StoredKernel.Candidate s : stored.candidates()) {
       if (!s.name().equals(name) || !s.device().equals(d.device)) continue;
       d.dropped = s.dropped();
+      if (s.beside()) d.besideRuns++;
       for (Point p : s.points()) {
         d.points.put(p.sizeClass(), p);
         lastClass = Math.max(lastClass, p.sizeClass());
@@ -229,8 +256,8 @@ final class Measurements {
    * True when the store held points for candidates other than {@code local} (devices measured in an earlier
    * run) and, at every size class it held, one of {@code local} was the fastest: opening those devices again
    * would cost their start-up for nothing. False when the store says nothing of other candidates, or one of
-   * them won somewhere. An offload counts {@code share} times its time against the original bytecode, as in
-   * {@link Decider#decide}.
+   * them won somewhere. An offload measured alone counts {@code share} times its time against the original
+   * bytecode, as in {@link Decider#decide}.
    */
   boolean othersLostBefore(Collection<String> local, int share) {
     if (stored == null) return false;
@@ -245,7 +272,7 @@ final class Measurements {
         if (s.dropped() != null) continue;
       }
       // As the decision counts them: an offload takes the processors for one of the launches run at once.
-      int times = s.name().equals(Candidate.BYTECODE) ? 1 : share;
+      int times = s.name().equals(Candidate.BYTECODE) || s.beside() ? 1 : share;
       for (Point p : s.points()) {
         Double b = best.get(p.sizeClass());
         if (b == null || p.nanosPerIteration() * times < b) {
@@ -680,7 +707,8 @@ final class Measurements {
     candidates.forEach((name, d) -> {
       List<Point> samples = new ArrayList<>();
       d.samples.values().forEach(samples::addAll);
-      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(d.points.values()), samples));
+      list.add(new StoredKernel.Candidate(name, d.device, d.dropped, List.copyOf(d.points.values()), samples,
+          d.besideRuns > d.aloneRuns));
     });
     return new StoredKernel(key, version, cores, overlap, list);
   }

@@ -163,6 +163,14 @@ public final class SelectedKernel {
     }
   }
 
+  /**
+   * How many times {@code candidate}'s measured time counts against the original bytecode's: the launches run
+   * at once, unless its measuring runs already ran beside them (see {@link Decider#decide}).
+   */
+  private int share(String candidate) {
+    return m.besideOthers(candidate) ? 1 : share;
+  }
+
   /** The original bytecode's estimated time at {@code size}; 0 while it has none. */
   private long bytecodeNanos(Size size) {
     if (!names.contains(Candidate.BYTECODE)) return 0;
@@ -208,7 +216,7 @@ public final class SelectedKernel {
       }
       return choice(picks[c], size, now, c);
     }
-    Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1), share);
+    Verdict verdict = selector.decider().decide(live, m::points, size, remeasuring, m.mayMeasure(1), this::share);
     if (verdict instanceof Pick pick) {
       picks[c] = pick;
       if (!pick.candidate().equals(chosen[c])) {
@@ -228,7 +236,7 @@ public final class SelectedKernel {
           selector.busyElsewhere(next));
     }
     // Every run this class needs is under way in other threads: until they report, the best estimate.
-    return new Choice(selector.decider().best(live, m::points, size, share), size, now, 1);
+    return new Choice(selector.decider().best(live, m::points, size, this::share), size, now, 1);
   }
 
   /**
@@ -286,6 +294,10 @@ public final class SelectedKernel {
         Math.max(0, Math.min(transferNanos, nanos)), false);
     boolean disturbed = c.measuring() && disturbed(c);
     synchronized (m) {
+      if (c.measuring() && !c.bytecode()) {
+        long start = c.startNanos();
+        m.measuredBeside(c.candidate(), overlap.othersStarted(c.thread(), start - bytecodeNanos(size), start + nanos));
+      }
       if (selector.settings().forced() != null) {
         forcedRuns.put(c.candidate(), run);
       } else if (disturbed && m.setAside(c.candidate(), run)) {
@@ -393,9 +405,9 @@ public final class SelectedKernel {
       Pick now = null;
       if (latest != null && !live.isEmpty()) {
         boolean settled = live.size() == 1 || selector.settings().forced() != null;
-        now = settled ? settled(live, latest) : selector.decider().best(live, m::points, latest, share);
+        now = settled ? settled(live, latest) : selector.decider().best(live, m::points, latest, this::share);
         if (!settled && selector.decider().decide(live, m::points, latest, m.remeasuring(latest.sizeClass(), live),
-            m.mayMeasure(1), share) instanceof Measure) {
+            m.mayMeasure(1), this::share) instanceof Measure) {
           String fastest = now.candidate();
           for (Map.Entry<String, Double> t : times.entrySet()) {
             if (live.contains(t.getKey()) && t.getValue() < times.getOrDefault(fastest, Double.MAX_VALUE)) fastest = t.getKey();

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  * LoopLift version; the core count; the launches that overlapped at most; the shape; the classes (count, then name
  * and hash of each); the candidates
  * (count, then of each: name, device, whether it failed and why, its points: count, then size class,
- * iterations, work, nanoseconds and transfer nanoseconds of each; and its samples, as its points).
+ * iterations, work, nanoseconds and transfer nanoseconds of each; its samples, as its points; and whether it
+ * was measured beside other launches).
  */
 final class SelectionStore {
   /** "LLSL": the store's envelope for selection records. */
@@ -33,9 +34,9 @@ final class SelectionStore {
    * Bumped whenever the record, or what its points mean, changes, so that old files are ignored and replaced.
    * 2: the original loop's points are timed once the JIT can have compiled it (see Measurements#WARM_ITERATIONS).
    * 3: samples towards points not complete yet. 4: an offload's point is the median of its last runs, not the fastest.
-   * 5: the launches that overlapped.
+   * 5: the launches that overlapped. 6: whether a candidate was measured beside other launches.
    */
-  private static final int FORMAT = 5;
+  private static final int FORMAT = 6;
 
   private final OwnerOnlyStore files;
 
@@ -84,6 +85,7 @@ final class SelectionStore {
         if (c.dropped() != null) out.writeUTF(c.dropped());
         writePoints(out, c.points());
         writePoints(out, c.samples());
+        out.writeBoolean(c.beside());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory does not fail", e);
@@ -110,7 +112,8 @@ final class SelectionStore {
         Optional<List<Point>> points = readPoints(in, false);
         Optional<List<Point>> samples = readPoints(in, true);
         if (points.isEmpty() || samples.isEmpty()) return Optional.empty();
-        candidates.add(new StoredKernel.Candidate(name, device, dropped, points.get(), samples.get()));
+        candidates.add(new StoredKernel.Candidate(name, device, dropped, points.get(), samples.get(),
+            in.readBoolean()));
       }
       if (in.read() != -1) return Optional.empty();
       return Optional.of(new StoredKernel(new KernelKey(shape, classes), version, cores, overlap, candidates));

@@ -22,8 +22,11 @@ record StoredKernel(KernelKey key, String version, int cores, int overlap, List<
    * @param points its measured points, ordered by size class
    * @param samples its runs towards points not complete yet (a program whose launches of the kernel ended
    *     first), ordered by size class: the next run goes on from them
+   * @param beside most of its measuring runs ran beside other launches of the kernel (see
+   *     {@link Measurements#besideOthers})
    */
-  record Candidate(String name, String device, String dropped, List<Point> points, List<Point> samples) {
+  record Candidate(String name, String device, String dropped, List<Point> points, List<Point> samples,
+      boolean beside) {
     Candidate {
       points = List.copyOf(points);
       samples = List.copyOf(samples);
