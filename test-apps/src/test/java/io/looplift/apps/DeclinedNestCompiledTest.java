@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +31,7 @@ class DeclinedNestCompiledTest {
   @TempDir Path tmp;
 
   @Test
-  void aNestThatRunsShortIsCompiledWithoutThePipelinesCalls() throws IOException {
+  void aNestThatRunsShortIsCompiledWithoutThePipelinesCalls() {
     ForkedJvm.Result plain;
     ForkedJvm.Result declined;
     ForkedJvm.Result offered;
@@ -64,25 +61,18 @@ class DeclinedNestCompiledTest {
             .filter(l -> l.contains(METHOD) || PIPELINE_CALL.matcher(l).find()).collect(Collectors.joining("\n")));
   }
 
-  /**
-   * The agent with {@code agentOptions}, C2 alone, and {@code -XX:+PrintInlining} of {@link #METHOD} with
-   * {@code -XX:+PrintCompilation} written to {@code <name>.log}.
-   */
+  /** The agent with {@code agentOptions}, and C2's log of {@link #METHOD} written to {@code <name>.log}. */
   private List<String> withAgent(String name, String agentOptions) {
-    List<String> options = new ArrayList<>(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-TieredCompilation",
-        "-XX:-DisplayVMOutput", "-XX:+LogVMOutput", "-XX:LogFile=" + tmp.resolve(name + ".log"),
-        "-XX:+PrintCompilation", "-XX:CompileCommand=quiet", "-XX:CompileCommand=PrintInlining," + METHOD));
+    List<String> options = new ArrayList<>(C2InliningLog.options(tmp.resolve(name + ".log"), METHOD));
     options.add(ForkedJvm.agentArg(agentOptions));
     return options;
   }
 
-  private List<String> log(String name) throws IOException {
-    return Files.readAllLines(tmp.resolve(name + ".log"), StandardCharsets.ISO_8859_1);
+  private List<String> log(String name) {
+    return C2InliningLog.read(tmp.resolve(name + ".log"));
   }
 
-  /** Whether a {@code -XX:+PrintCompilation} line says C2 compiled {@link #METHOD} as a whole method (no {@code %}). */
   private static boolean compiled(List<String> log) {
-    return log.stream()
-        .anyMatch(l -> l.contains(METHOD + " (") && !l.contains(" % ") && !l.contains("made not entrant"));
+    return C2InliningLog.compiled(log, METHOD);
   }
 }

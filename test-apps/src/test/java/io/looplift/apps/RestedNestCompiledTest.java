@@ -15,11 +15,9 @@ import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -40,10 +38,7 @@ class RestedNestCompiledTest {
   private static final String METHOD = PROGRAM + "::addMxC";
   private static final List<String> ARGS = List.of("200", "60");
   private static final Pattern SUBMIT = Pattern.compile("io\\.looplift\\.bridge\\.LoopBridge::submit");
-  /** A {@code -XX:+PrintCompilation} line: the uptime, the compile id, then its flags and the method. */
-  private static final Pattern COMPILATION = Pattern.compile("^\\s*\\d+\\s+\\d+\\s");
   private static final Pattern OFFERED = Pattern.compile("offered (\\d+)");
-  private static final Pattern WRITER = Pattern.compile("^<writer thread='(\\d+)'/>");
 
   @TempDir Path tmp;
 
@@ -63,11 +58,11 @@ class RestedNestCompiledTest {
     assertEquals(120, offeredRuns(offered), offered::describe);
     assertTrue(offeredRuns(resting) <= 2, resting::describe);
 
-    List<String> offeredLast = lastCompilation(log("offered"));
+    List<String> offeredLast = C2InliningLog.lastCompilation(log("offered"), METHOD);
     assertFalse(offeredLast.isEmpty(), () -> METHOD + " not compiled:\n" + String.join("\n", log("offered")));
     assertTrue(offeredLast.stream().anyMatch(l -> SUBMIT.matcher(l).find()),
         () -> "C2 compiled no submit into a nest whose every run was offered:\n" + String.join("\n", offeredLast));
-    List<String> restingLast = lastCompilation(log("resting"));
+    List<String> restingLast = C2InliningLog.lastCompilation(log("resting"), METHOD);
     assertFalse(restingLast.isEmpty(), () -> METHOD + " not compiled:\n" + String.join("\n", log("resting")));
     assertFalse(restingLast.stream().anyMatch(l -> SUBMIT.matcher(l).find()),
         () -> "C2 compiled submit into the resting nest:\n" + String.join("\n", restingLast));
@@ -97,10 +92,8 @@ class RestedNestCompiledTest {
   private ForkedJvm.Result run(Path rewritten, String name, boolean rest) throws URISyntaxException {
     Path bridge = Path.of(LoopBridge.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     Path tests = Path.of(RestingDispatcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    List<String> options = List.of("-Xbootclasspath/a:" + bridge, "-XX:+UnlockDiagnosticVMOptions",
-        "-XX:-TieredCompilation", "-XX:-DisplayVMOutput", "-XX:+LogVMOutput",
-        "-XX:LogFile=" + tmp.resolve(name + ".log"), "-XX:+PrintCompilation", "-XX:CompileCommand=quiet",
-        "-XX:CompileCommand=PrintInlining," + METHOD);
+    List<String> options = new ArrayList<>(List.of("-Xbootclasspath/a:" + bridge));
+    options.addAll(C2InliningLog.options(tmp.resolve(name + ".log"), METHOD));
     List<String> args = new ArrayList<>(List.of(String.valueOf(rest), PROGRAM));
     args.addAll(ARGS);
     try (ForkedJvm.Running r = ForkedJvm.start(List.of(), options, List.of(rewritten, ForkedJvm.appClasses(), tests),
@@ -116,44 +109,7 @@ class RestedNestCompiledTest {
   }
 
   private List<String> log(String name) {
-    try {
-      return Files.readAllLines(tmp.resolve(name + ".log"), StandardCharsets.ISO_8859_1);
-    } catch (IOException e) {
-      throw new AssertionError("no HotSpot log " + name, e);
-    }
-  }
-
-  /**
-   * The lines of the last whole-method compilation of {@link #METHOD} (not an on-stack replacement, marked
-   * {@code %}): its {@code -XX:+PrintCompilation} line and the inlining lines after it, up to the next
-   * compilation's, of the thread that wrote it. HotSpot's log interleaves its threads' lines, each stretch after
-   * a {@code <writer thread='N'/>} tag.
-   */
-  private static List<String> lastCompilation(List<String> log) {
-    Map<String, List<String>> byThread = new HashMap<>();
-    String writer = "";
-    String lastWriter = null;
-    int lastAt = -1;
-    for (String l : log) {
-      Matcher w = WRITER.matcher(l);
-      if (w.find()) {
-        writer = w.group(1);
-        continue;
-      }
-      List<String> lines = byThread.computeIfAbsent(writer, k -> new ArrayList<>());
-      if (l.contains(METHOD + " (") && !l.contains(" % ") && !l.contains("made not entrant")) {
-        lastWriter = writer;
-        lastAt = lines.size();
-      }
-      lines.add(l);
-    }
-    if (lastWriter == null) return List.of();
-    List<String> stream = byThread.get(lastWriter);
-    List<String> lines = new ArrayList<>(List.of(stream.get(lastAt)));
-    for (int i = lastAt + 1; i < stream.size() && !COMPILATION.matcher(stream.get(i)).find(); i++) {
-      lines.add(stream.get(i));
-    }
-    return lines;
+    return C2InliningLog.read(tmp.resolve(name + ".log"));
   }
 
   /** Numbers the sites as the agent's pipeline would; this test needs nothing else of them. */
